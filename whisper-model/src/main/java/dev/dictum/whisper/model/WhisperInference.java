@@ -1,0 +1,30 @@
+package dev.dictum.whisper.model;
+
+import dev.dictum.whisper.format.GenerationConfig;
+import dev.dictum.whisper.tokenizer.Vocabulary;
+
+/**
+ * What decoding needs from a loaded model, whatever backend runs it: encode a 30-second window of
+ * log-mel, then run the text decoder incrementally over it. Decoding strategies (greedy, beam,
+ * sampling, timestamps, fallback) live above this interface and never see a backend.
+ */
+public interface WhisperInference extends AutoCloseable {
+
+    WhisperDims dims();
+
+    Vocabulary vocabulary();
+
+    GenerationConfig generation();
+
+    /**
+     * Encodes one window of log-mel, row-major {@code [n_mels, 2 * n_audio_ctx]} (mel bin outer).
+     * The handle holds the encoder output (and the cross-attention keys and values derived from it).
+     */
+    EncodedAudio encode(float[] logMel);
+
+    /** A decoder with room for up to {@code maxBatch} parallel sequences of up to n_text_ctx tokens. */
+    DecoderState newDecoder(int maxBatch);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,154 @@
+package dev.dictum.whisper.testutil;
+
+import dev.dictum.whisper.model.WhisperDims;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Random-weight Whisper models with real dimensions, as canonical (OpenAI-named) f32 tensors, for
+ * tests of the three file formats and of the engine at every size. Deterministic for a seed. The
+ * scales keep activations in a sane range: linear weights ~ N(0, 1/sqrt(in)), LayerNorm gains ~ 1.
+ * Never committed: tests write them to temporary folders with the format writers.
+ */
+public final class RandomWhisper {
+
+    /** One canonical tensor: PyTorch-order shape and row-major f32 values. */
+    public record Tensor(long[] shape, float[] values) {
+    }
+
+    public static final WhisperDims TINY = new WhisperDims(80, 1500, 384, 6, 4, 51865, 448, 384, 6, 4);
+    public static final WhisperDims TINY_EN = new WhisperDims(80, 1500, 384, 6, 4, 51864, 448, 384, 6, 4);
+    public static final WhisperDims BASE = new WhisperDims(80, 1500, 512, 8, 6, 51865, 448, 512, 8, 6);
+    public static final WhisperDims SMALL = new WhisperDims(80, 1500, 768, 12, 12, 51865, 448, 768, 12, 12);
+    public static final WhisperDims MEDIUM = new WhisperDims(80, 1500, 1024, 16, 24, 51865, 448, 1024, 16, 24);
+    public static final WhisperDims LARGE_V3 = new WhisperDims(128, 1500, 1280, 20, 32, 51866, 448, 1280, 20, 32);
+    public static final WhisperDims LARGE_V3_TURBO = new WhisperDims(128, 1500, 1280, 20, 32, 51866, 448, 1280, 20, 4);
+
+    private RandomWhisper() {
+    }
+
+    /**
+     * Names and shapes of all tensors of a model with these dimensions, in a stable order. Values
+     * come from {@link #values} one tensor at a time, so that writers stream a large-v3 (1.5 G
+     * values) without holding it on the heap.
+     */
+    public static Map<String, long[]> shapes(WhisperDims d) {
+        Map<String, long[]> t = new LinkedHashMap<>();
+        int na = d.nAudioState();
+        t.put("encoder.conv1.weight", new long[] {na, d.nMels(), 3});
+        t.put("encoder.conv1.bias", new long[] {na});
+        t.put("encoder.conv2.weight", new long[] {na, na, 3});
+        t.put("encoder.conv2.bias", new long[] {na});
+        t.put("encoder.positional_embedding", new long[] {d.nAudioCtx(), na});
+        for (int i = 0; i < d.nAudioLayer(); i++) {
+            block(t, "encoder.blocks." + i, na, false);
+        }
+        t.put("encoder.ln_post.weight", new long[] {na});
+        t.put("encoder.ln_post.bias", new long[] {na});
+        int nt = d.nTextState();
+        t.put("decoder.token_embedding.weight", new long[] {d.nVocab(), nt});
+        t.put("decoder.positional_embedding", new long[] {d.nTextCtx(), nt});
+        for (int i = 0; i < d.nTextLayer(); i++) {
+            block(t, "decoder.blocks." + i, nt, true);
+        }
+        t.put("decoder.ln.weight", new long[] {nt});
+        t.put("decoder.ln.bias", new long[] {nt});
+        return t;
+    }
+
+    /** The values of one tensor of {@link #shapes}: deterministic in (seed, name). */
+    public static Tensor values(String name, long[] shape, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + name.hashCode());
+        if (name.equals("encoder.positional_embedding")) {
+            return sinusoids((int) shape[0], (int) shape[1]);
+        }
+        if (name.endsWith("ln.weight") || name.endsWith("ln_post.weight")) {
+            Tensor w = normal(rnd, 0.1, shape);
+            for (int i = 0; i < w.values().length; i++) {
+                w.values()[i] += 1f;
+            }
+            return w;
+        }
+        if (name.endsWith(".bias")) {
+            return normal(rnd, 0.02, shape);
+        }
+        if (name.equals("decoder.token_embedding.weight")) {
+            return normal(rnd, 0.5, shape);
+        }
+        if (name.equals("decoder.positional_embedding")) {
+            return normal(rnd, 0.01, shape);
+        }
+        long fanIn = 1;
+        for (int i = 1; i < shape.length; i++) {
+            fanIn *= shape[i];
+        }
+        return normal(rnd, 1 / Math.sqrt(fanIn), shape);
+    }
+
+    /** Convenience for small models: every tensor generated at once. */
+    public static Map<String, Tensor> generate(WhisperDims d, long seed) {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        shapes(d).forEach((n, s) -> out.put(n, values(n, s, seed)));
+        return out;
+    }
+
+    private static void block(Map<String, long[]> t, String p, int n, boolean cross) {
+        attention(t, p + ".attn", n);
+        norm(t, p + ".attn_ln", n);
+        if (cross) {
+            attention(t, p + ".cross_attn", n);
+            norm(t, p + ".cross_attn_ln", n);
+        }
+        t.put(p + ".mlp.0.weight", new long[] {4L * n, n});
+        t.put(p + ".mlp.0.bias", new long[] {4L * n});
+        t.put(p + ".mlp.2.weight", new long[] {n, 4L * n});
+        t.put(p + ".mlp.2.bias", new long[] {n});
+        norm(t, p + ".mlp_ln", n);
+    }
+
+    private static void attention(Map<String, long[]> t, String p, int n) {
+        t.put(p + ".query.weight", new long[] {n, n});
+        t.put(p + ".query.bias", new long[] {n});
+        t.put(p + ".key.weight", new long[] {n, n});
+        t.put(p + ".value.weight", new long[] {n, n});
+        t.put(p + ".value.bias", new long[] {n});
+        t.put(p + ".out.weight", new long[] {n, n});
+        t.put(p + ".out.bias", new long[] {n});
+    }
+
+    private static void norm(Map<String, long[]> t, String p, int n) {
+        t.put(p + ".weight", new long[] {n});
+        t.put(p + ".bias", new long[] {n});
+    }
+
+    private static Tensor normal(SplittableRandom rnd, double sigma, long... shape) {
+        long n = 1;
+        for (long s : shape) {
+            n *= s;
+        }
+        float[] v = new float[Math.toIntExact(n)];
+        for (int i = 0; i < v.length; i++) {
+            // Box-Muller without caching: simple and deterministic.
+            double u1 = rnd.nextDouble(Double.MIN_VALUE, 1.0);
+            double u2 = rnd.nextDouble();
+            v[i] = (float) (sigma * Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2));
+        }
+        return new Tensor(shape, v);
+    }
+
+    /** OpenAI's fixed encoder positions: sin of the first half of channels, cos of the second. */
+    public static Tensor sinusoids(int length, int channels) {
+        float[] v = new float[length * channels];
+        int half = channels / 2;
+        double logInc = Math.log(10000) / (half - 1);
+        for (int p = 0; p < length; p++) {
+            for (int i = 0; i < half; i++) {
+                double a = p * Math.exp(-logInc * i);
+                v[p * channels + i] = (float) Math.sin(a);
+                v[p * channels + half + i] = (float) Math.cos(a);
+            }
+        }
+        return new Tensor(new long[] {length, channels}, v);
+    }
+}
