@@ -1,0 +1,224 @@
+package dev.dictum.gpu.cpu;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Multi-head attention on the CPU, one (sequence, head) pair per task. Two paths:
+ * <ul>
+ * <li>many queries (the encoder, a decoder prompt): K of the head is transposed once into a
+ * contiguous {@code [headDim, keys]} panel so that four query rows' scores are computed as
+ * broadcast-FMAs along the keys (no horizontal reductions), then softmax and P·V four rows at a
+ * time. Scores for a row block live in a small per-thread buffer, never as a full T×S matrix.</li>
+ * <li>a few queries (decoding one token): plain dot products against the cache rows.</li>
+ * </ul>
+ */
+final class CpuAttention {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    private static final int ROWS = 4;
+    /** Below this many queries a transposed panel costs more than it saves. */
+    private static final int BLOCKED_MIN_QUERIES = 8;
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private static final class Scratch {
+        float[] kt = new float[0];
+        float[] scores = new float[0];
+
+        float[] kt(int n) {
+            if (kt.length < n) {
+                kt = new float[n];
+            }
+            return kt;
+        }
+
+        float[] scores(int n) {
+            if (scores.length < n) {
+                scores = new float[n];
+            }
+            return scores;
+        }
+    }
+
+    private CpuAttention() {
+    }
+
+    static void run(float[] q, int qStride, int batch, int queries, float[] k, float[] v, int kvOffset,
+            int kvBatchStride, int kvStride, int[] keys, int heads, int hd, boolean causal, float[] out) {
+        int outStride = heads * hd;
+        float scale = (float) (1.0 / Math.sqrt(hd));
+        int tasks = batch * heads;
+        long work = (long) tasks * queries * keys[0] * hd;
+        CpuThreads.RangeBody body = (lo, hi) -> {
+            Scratch s = SCRATCH.get();
+            for (int t = lo; t < hi; t++) {
+                int b = t / heads;
+                int h = t % heads;
+                int kv = kvOffset + b * kvBatchStride + h * hd;
+                int qBase = b * queries * qStride + h * hd;
+                int oBase = b * queries * outStride + h * hd;
+                if (queries >= BLOCKED_MIN_QUERIES) {
+                    blocked(s, q, qBase, qStride, queries, k, v, kv, kvStride, keys[b], hd, causal, scale, out, oBase,
+                            outStride);
+                } else {
+                    direct(s, q, qBase, qStride, queries, k, v, kv, kvStride, keys[b], hd, causal, scale, out, oBase,
+                            outStride);
+                }
+            }
+        };
+        if (work < 1 << 16) {
+            body.run(0, tasks);
+        } else {
+            CpuThreads.forRange(tasks, body);
+        }
+    }
+
+    private static int visible(int keys, int queries, int i, boolean causal) {
+        return causal ? keys - queries + i + 1 : keys;
+    }
+
+    private static void direct(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v, int kv,
+            int kvStride, int keys, int hd, boolean causal, float scale, float[] out, int oBase, int outStride) {
+        float[] p = s.scores(keys);
+        int bound = S.loopBound(hd);
+        for (int i = 0; i < queries; i++) {
+            int n = visible(keys, queries, i, causal);
+            int qi = qBase + i * qStride;
+            float max = Float.NEGATIVE_INFINITY;
+            for (int j = 0; j < n; j++) {
+                int kj = kv + j * kvStride;
+                FloatVector acc = FloatVector.zero(S);
+                int d = 0;
+                for (; d < bound; d += L) {
+                    acc = FloatVector.fromArray(S, q, qi + d).fma(FloatVector.fromArray(S, k, kj + d), acc);
+                }
+                float dot = acc.reduceLanes(VectorOperators.ADD);
+                for (; d < hd; d++) {
+                    dot += q[qi + d] * k[kj + d];
+                }
+                p[j] = dot * scale;
+                max = Math.max(max, p[j]);
+            }
+            float inv = 1f / expInPlace(p, n, max);
+            int oi = oBase + i * outStride;
+            for (int d = 0; d < hd; d++) {
+                out[oi + d] = 0f;
+            }
+            for (int j = 0; j < n; j++) {
+                FloatVector pj = FloatVector.broadcast(S, p[j] * inv);
+                int vj = kv + j * kvStride;
+                int d = 0;
+                for (; d < bound; d += L) {
+                    pj.fma(FloatVector.fromArray(S, v, vj + d), FloatVector.fromArray(S, out, oi + d))
+                            .intoArray(out, oi + d);
+                }
+                for (; d < hd; d++) {
+                    out[oi + d] += p[j] * inv * v[vj + d];
+                }
+            }
+        }
+    }
+
+    private static void blocked(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
+            int kv, int kvStride, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
+            int outStride) {
+        int padded = (keys + L - 1) / L * L;
+        float[] kt = s.kt(hd * padded);
+        for (int j = 0; j < keys; j++) {
+            int kj = kv + j * kvStride;
+            for (int d = 0; d < hd; d++) {
+                kt[d * padded + j] = k[kj + d];
+            }
+        }
+        for (int d = 0; d < hd; d++) {
+            for (int j = keys; j < padded; j++) {
+                kt[d * padded + j] = 0f;
+            }
+        }
+        float[] sc = s.scores(ROWS * padded);
+        for (int i0 = 0; i0 < queries; i0 += ROWS) {
+            int rows = Math.min(ROWS, queries - i0);
+            int q0 = qBase + i0 * qStride;
+            int q1 = qBase + (i0 + Math.min(1, rows - 1)) * qStride;
+            int q2 = qBase + (i0 + Math.min(2, rows - 1)) * qStride;
+            int q3 = qBase + (i0 + Math.min(3, rows - 1)) * qStride;
+            int last = visible(keys, queries, i0 + rows - 1, causal);
+            for (int j = 0; j < last; j += L) {
+                FloatVector a0 = FloatVector.zero(S);
+                FloatVector a1 = a0;
+                FloatVector a2 = a0;
+                FloatVector a3 = a0;
+                for (int d = 0; d < hd; d++) {
+                    FloatVector kv4 = FloatVector.fromArray(S, kt, d * padded + j);
+                    a0 = kv4.fma(FloatVector.broadcast(S, q[q0 + d]), a0);
+                    a1 = kv4.fma(FloatVector.broadcast(S, q[q1 + d]), a1);
+                    a2 = kv4.fma(FloatVector.broadcast(S, q[q2 + d]), a2);
+                    a3 = kv4.fma(FloatVector.broadcast(S, q[q3 + d]), a3);
+                }
+                a0.mul(scale).intoArray(sc, j);
+                a1.mul(scale).intoArray(sc, padded + j);
+                a2.mul(scale).intoArray(sc, 2 * padded + j);
+                a3.mul(scale).intoArray(sc, 3 * padded + j);
+            }
+            float[] inv = new float[ROWS];
+            int[] n = new int[ROWS];
+            for (int r = 0; r < rows; r++) {
+                n[r] = visible(keys, queries, i0 + r, causal);
+                int base = r * padded;
+                float max = Float.NEGATIVE_INFINITY;
+                for (int j = 0; j < n[r]; j++) {
+                    max = Math.max(max, sc[base + j]);
+                }
+                inv[r] = 1f / expInPlace(sc, base, n[r], max);
+                // Masked keys (causal) contribute nothing to P·V.
+                for (int j = n[r]; j < last; j++) {
+                    sc[base + j] = 0f;
+                }
+            }
+            for (int d = 0; d < hd; d += L) {
+                VectorMask<Float> m = S.indexInRange(d, hd);
+                FloatVector o0 = FloatVector.zero(S);
+                FloatVector o1 = o0;
+                FloatVector o2 = o0;
+                FloatVector o3 = o0;
+                for (int j = 0; j < last; j++) {
+                    FloatVector vj = FloatVector.fromArray(S, v, kv + j * kvStride + d, m);
+                    o0 = vj.fma(FloatVector.broadcast(S, sc[j]), o0);
+                    o1 = vj.fma(FloatVector.broadcast(S, sc[padded + j]), o1);
+                    o2 = vj.fma(FloatVector.broadcast(S, sc[2 * padded + j]), o2);
+                    o3 = vj.fma(FloatVector.broadcast(S, sc[3 * padded + j]), o3);
+                }
+                FloatVector[] o = {o0, o1, o2, o3};
+                for (int r = 0; r < rows; r++) {
+                    o[r].mul(inv[r]).intoArray(out, oBase + (i0 + r) * outStride + d, m);
+                }
+            }
+        }
+    }
+
+    /** p[j] = exp(p[j] − max) for j < n; returns the sum. */
+    private static float expInPlace(float[] p, int n, float max) {
+        return expInPlace(p, 0, n, max);
+    }
+
+    private static float expInPlace(float[] p, int base, int n, float max) {
+        FloatVector m = FloatVector.broadcast(S, max);
+        FloatVector acc = FloatVector.zero(S);
+        int j = 0;
+        int bound = S.loopBound(n);
+        for (; j < bound; j += L) {
+            FloatVector e = FloatVector.fromArray(S, p, base + j).sub(m).lanewise(VectorOperators.EXP);
+            e.intoArray(p, base + j);
+            acc = acc.add(e);
+        }
+        float sum = acc.reduceLanes(VectorOperators.ADD);
+        for (; j < n; j++) {
+            p[base + j] = (float) Math.exp(p[base + j] - max);
+            sum += p[base + j];
+        }
+        return sum;
+    }
+}

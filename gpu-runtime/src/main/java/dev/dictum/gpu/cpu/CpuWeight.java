@@ -1,0 +1,49 @@
+package dev.dictum.gpu.cpu;
+
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.Weight;
+
+/**
+ * A weight on the CPU backend: matrices stay in the memory-mapped file in their own dtype (the
+ * kernels read f16 and quantized blocks directly); vectors (biases, LayerNorm gains, positional
+ * tables) are small and read on every row, so they are widened to f32 once at upload.
+ */
+final class CpuWeight implements Weight {
+    private final HostTensor source;
+    /** f32 copy of a vector or small table; null for matrices read in place. */
+    final float[] dense;
+
+    private CpuWeight(HostTensor source, float[] dense) {
+        this.source = source;
+        this.dense = dense;
+    }
+
+    static CpuWeight of(HostTensor t, boolean widen) {
+        if (!widen) {
+            return new CpuWeight(t, null);
+        }
+        long n = t.elementCount();
+        float[] f = new float[Math.toIntExact(n)];
+        // Dequant's rows run along the outermost dimension, whatever the rank.
+        long rows = t.dim(0);
+        int perRow = Math.toIntExact(n / rows);
+        for (long r = 0; r < rows; r++) {
+            Dequant.row(t, r, f, Math.toIntExact(r * perRow));
+        }
+        return new CpuWeight(t, f);
+    }
+
+    @Override
+    public HostTensor source() {
+        return source;
+    }
+
+    boolean isDense() {
+        return dense != null;
+    }
+
+    DType dtype() {
+        return source.dtype();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.dictum.gpu.cpu;
+
+import static jdk.incubator.vector.VectorOperators.ADD;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/** f16 and bf16 weights: widened exactly in registers ({@link HalfFloats}), then a vector dot. */
+final class GemvHalf extends GemvKernel {
+
+    static final GemvHalf F16 = new GemvHalf(true);
+    static final GemvHalf BF16 = new GemvHalf(false);
+    private static final VectorSpecies<Float> F = CpuVectors.F;
+    private static final int L = CpuVectors.L;
+    private static final ValueLayout.OfShort LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final boolean f16;
+
+    private GemvHalf(boolean f16) {
+        this.f16 = f16;
+    }
+
+    @Override
+    float dot(MemorySegment w, long off, int k, float[] x, int xo) {
+        return f16 ? dotF16(w, off, k, x, xo) : dotBf16(w, off, k, x, xo);
+    }
+
+    private static float dotF16(MemorySegment w, long off, int k, float[] x, int xo) {
+        FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+        int i = 0;
+        for (; i <= k - 4 * L; i += 4 * L) {
+            long o = off + 2L * i;
+            a0 = HalfFloats.loadF16(w, o).fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a1 = HalfFloats.loadF16(w, o + 2 * L).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
+            a2 = HalfFloats.loadF16(w, o + 4 * L).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
+            a3 = HalfFloats.loadF16(w, o + 6 * L).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
+        }
+        for (; i <= k - L; i += L) {
+            a0 = HalfFloats.loadF16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
+        }
+        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        for (; i < k; i++) {
+            s += Float.float16ToFloat(w.get(LE, off + 2L * i)) * x[xo + i];
+        }
+        return s;
+    }
+
+    private static float dotBf16(MemorySegment w, long off, int k, float[] x, int xo) {
+        FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+        int i = 0;
+        for (; i <= k - 4 * L; i += 4 * L) {
+            long o = off + 2L * i;
+            a0 = HalfFloats.loadBf16(w, o).fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a1 = HalfFloats.loadBf16(w, o + 2 * L).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
+            a2 = HalfFloats.loadBf16(w, o + 4 * L).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
+            a3 = HalfFloats.loadBf16(w, o + 6 * L).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
+        }
+        for (; i <= k - L; i += L) {
+            a0 = HalfFloats.loadBf16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
+        }
+        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        for (; i < k; i++) {
+            s += Float.intBitsToFloat((w.get(LE, off + 2L * i) & 0xffff) << 16) * x[xo + i];
+        }
+        return s;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.dictum.gpu.cpu;
+
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.HostTensor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+
+/**
+ * Throughput measurements (a plain main, not a test): peak FMA rate, memory bandwidth, GEMM
+ * GFLOP/s and GEMV weight GB/s. Prints the median of several timed runs after warm-up.
+ * Run: java --add-modules jdk.incubator.vector -cp ... dev.dictum.gpu.cpu.CpuBench [what...]
+ */
+public final class CpuBench {
+
+    private CpuBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String what = args.length == 0 ? "peak,bw,gemm,gemv" : String.join(",", args);
+        System.out.println("species " + CpuVectors.F + " threads " + ComputePool.THREADS);
+        if (what.contains("peak")) {
+            peak();
+        }
+        if (what.contains("bw")) {
+            bandwidth();
+        }
+        if (what.contains("tiny")) {
+            for (int i = 0; i < 3; i++) {
+                gemm(1500, 384, 1536, DType.F32);
+            }
+        }
+        if (what.contains("gemm")) {
+            gemm(1500, 384, 1536, DType.F32);
+            gemm(1500, 1280, 5120, DType.F32);
+            gemm(1500, 384, 384, DType.F32);
+            if (what.contains("gemmq")) {
+                gemm(1500, 1280, 5120, DType.F16);
+                gemm(1500, 1280, 5120, DType.Q8_0);
+                gemm(1500, 1280, 5120, DType.Q5_0);
+            }
+        }
+        if (what.contains("gemv")) {
+            for (DType t : new DType[] {DType.F32, DType.F16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.BF16, DType.I8}) {
+                gemv(1, 384, 51865, t);
+            }
+            if (what.contains("gemvm")) {
+                gemv(5, 384, 51865, DType.F16);
+                gemv(5, 1280, 5120, DType.Q8_0);
+            }
+        }
+    }
+
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    static double median(double[] x) {
+        double[] s = x.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    static void peak() throws Exception {
+        for (var s : new jdk.incubator.vector.VectorSpecies[] {FloatVector.SPECIES_512, FloatVector.SPECIES_256}) {
+            @SuppressWarnings("unchecked")
+            var sp = (jdk.incubator.vector.VectorSpecies<Float>) s;
+            for (int threads : new int[] {1, 2}) {
+                double[] r = new double[5];
+                double[] perCpu = new double[5];
+                double[] one = new double[1];
+                PeakFlops.measure(sp, threads, 5_000_000, one);
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = PeakFlops.measure(sp, threads, 10_000_000, one);
+                    perCpu[i] = one[0];
+                }
+                System.out.printf("peak %d-bit %d thread(s): wall %.1f GFLOP/s (median of %d; max %.1f); per CPU-second of one core %.1f GFLOP/s%n",
+                        sp.vectorBitSize(), threads, median(r) / 1e9, r.length, Arrays.stream(r).max().getAsDouble() / 1e9,
+                        median(perCpu) / 1e9);
+            }
+        }
+        double[] c = new double[5];
+        PeakFlops.clockHz(50_000_000);
+        for (int i = 0; i < c.length; i++) {
+            c[i] = PeakFlops.clockHz(100_000_000);
+        }
+        System.out.printf("clock (2 dependent ALU ops/iter): %.2f GHz%n", median(c) / 1e9);
+    }
+
+    /** Sum of a 1 GiB off-heap array with vector loads, 1 and 2 threads: the streaming read rate. */
+    static void bandwidth() throws Exception {
+        long bytes = 1L << 29;
+        MemorySegment seg = Arena.global().allocate(bytes, 64);
+        seg.fill((byte) 1);
+        for (int threads : new int[] {1, 2}) {
+            double[] r = new double[5];
+            double[] cpu = new double[5];
+            for (int i = -2; i < r.length; i++) {
+                long c0 = processCpuNanos();
+                double gbs = streamRead(seg, threads);
+                if (i >= 0) {
+                    r[i] = gbs;
+                    cpu[i] = seg.byteSize() / ((processCpuNanos() - c0) * 1e-9) * threads / 1e9;
+                }
+            }
+            System.out.printf("stream read %d thread(s): wall %.1f GB/s (median of 5); CPU-time-normalised %.1f GB/s%n",
+                    threads, median(r), median(cpu));
+        }
+    }
+
+    static double streamRead(MemorySegment seg, int threads) throws Exception {
+        long per = seg.byteSize() / threads;
+        float[] sinks = new float[threads];
+        Thread[] ts = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            ts[t] = new Thread(() -> {
+                var s = CpuVectors.F;
+                FloatVector a0 = FloatVector.zero(s), a1 = a0, a2 = a0, a3 = a0;
+                long end = (id + 1) * per;
+                int step = s.vectorByteSize();
+                for (long o = id * per; o < end; o += 4L * step) {
+                    a0 = a0.add(FloatVector.fromMemorySegment(s, seg, o, ByteOrder.LITTLE_ENDIAN));
+                    a1 = a1.add(FloatVector.fromMemorySegment(s, seg, o + step, ByteOrder.LITTLE_ENDIAN));
+                    a2 = a2.add(FloatVector.fromMemorySegment(s, seg, o + 2L * step, ByteOrder.LITTLE_ENDIAN));
+                    a3 = a3.add(FloatVector.fromMemorySegment(s, seg, o + 3L * step, ByteOrder.LITTLE_ENDIAN));
+                }
+                sinks[id] = a0.add(a1).add(a2).add(a3).reduceLanes(VectorOperators.ADD);
+            });
+        }
+        long t0 = System.nanoTime();
+        for (Thread t : ts) {
+            t.start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        return seg.byteSize() / ((System.nanoTime() - t0) * 1e-9) / 1e9;
+    }
+
+    static void gemm(int m, int k, int n, DType t) {
+        HostTensor w = TestWeights.random(t, n, k, 1);
+        float[] a = TestWeights.activations(m * k, 2);
+        float[] c = new float[m * n];
+        float[] bias = TestWeights.activations(n, 3);
+        double flops = 2.0 * m * n * k;
+        int reps = flops > 5e9 ? 5 : 15;
+        double[] r = new double[reps];
+        double[] perCore = new double[reps];
+        for (int i = -3; i < reps; i++) {
+            long c0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            MatMul.linear(a, 0, k, m, w, bias, c, 0, n);
+            double s = (System.nanoTime() - t0) * 1e-9;
+            double cpu = (processCpuNanos() - c0) * 1e-9;
+            if (i >= 0) {
+                r[i] = flops / s / 1e9;
+                perCore[i] = flops / cpu / 1e9;
+            }
+        }
+        System.out.printf("GEMM %s [%dx%d]·[%dx%d]ᵀ: wall %.1f GFLOP/s median (max %.1f) = %.1f ms; per CPU-second %.1f GFLOP/s (x%d cores = %.1f)%n",
+                t, m, k, n, k, median(r), Arrays.stream(r).max().getAsDouble(), flops / median(r) / 1e6,
+                median(perCore), ComputePool.THREADS, median(perCore) * ComputePool.THREADS);
+    }
+
+    static void gemv(int m, int k, int n, DType t) {
+        HostTensor w = TestWeights.random(t, n, k, 1);
+        float[] a = TestWeights.activations(m * k, 2);
+        float[] c = new float[m * n];
+        long bytes = w.data().byteSize();
+        int reps = 21;
+        double[] r = new double[reps];
+        for (int i = -10; i < reps; i++) {
+            long t0 = System.nanoTime();
+            MatMul.linear(a, 0, k, m, w, null, c, 0, n);
+            double s = (System.nanoTime() - t0) * 1e-9;
+            if (i >= 0) {
+                r[i] = s;
+            }
+        }
+        double s = median(r);
+        System.out.printf("GEMV M=%d %s [%dx%d]: %.3f ms, %.1f GB/s of weights, %.1f GFLOP/s%n", m, t, n, k,
+                s * 1e3, bytes / s / 1e9, 2.0 * m * n * k / s / 1e9);
+    }
+}

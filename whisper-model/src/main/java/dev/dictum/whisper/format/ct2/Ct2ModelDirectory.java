@@ -1,0 +1,157 @@
+package dev.dictum.whisper.format.ct2;
+
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.whisper.format.GenerationConfig;
+import dev.dictum.whisper.format.MappedFiles;
+import dev.dictum.whisper.format.ModelFormatException;
+import dev.dictum.whisper.format.TensorTable;
+import dev.dictum.whisper.format.WeightSource;
+import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.tokenizer.BpeTokenizer;
+import dev.dictum.whisper.tokenizer.SuppressTokens;
+import dev.dictum.whisper.tokenizer.Vocabulary;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A CTranslate2 / faster-whisper model directory: model.bin (memory-mapped), config.json and a
+ * vocabulary. Weights may be float32, float16, bfloat16 or int8 (with per-row scales); int16 is
+ * refused. Fused attention projections are split into canonical q, k, v views without copying.
+ */
+public final class Ct2ModelDirectory implements WeightSource {
+    /** Spec revisions of WhisperSpec so far (1 to 3); they changed config fields and enums, not weights. */
+    private static final int NEWEST_REVISION = 3;
+    private static final int MAX_INITIAL_TIMESTAMP_INDEX = 50;
+
+    private final String description;
+    private final Arena arena;
+    private final WhisperDims dims;
+    private final TensorTable tensors;
+    private final Vocabulary vocabulary;
+    private final GenerationConfig generation;
+    private final List<AlignmentHead> alignmentHeads;
+
+    private Ct2ModelDirectory(String description, Arena arena, WhisperDims dims, TensorTable tensors,
+            Vocabulary vocabulary, GenerationConfig generation, List<AlignmentHead> alignmentHeads) {
+        this.description = description;
+        this.arena = arena;
+        this.dims = dims;
+        this.tensors = tensors;
+        this.vocabulary = vocabulary;
+        this.generation = generation;
+        this.alignmentHeads = alignmentHeads;
+    }
+
+    /**
+     * @throws ModelFormatException with a one-line message naming the file at fault
+     */
+    public static Ct2ModelDirectory open(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new ModelFormatException(dir + ": not a directory (a CTranslate2 model is a directory with model.bin)");
+        }
+        Path modelBin = dir.resolve("model.bin");
+        String binName = modelBin.toString();
+        Arena arena = Arena.ofShared();
+        try {
+            Ct2Binary bin = Ct2Binary.parse(MappedFiles.map(modelBin, arena), binName);
+            if (bin.version() < 2 || !bin.spec().equals("WhisperSpec")) {
+                throw new ModelFormatException(binName + ": a CTranslate2 "
+                        + (bin.spec().isEmpty() ? "model without a spec name" : "'" + bin.spec() + "' model")
+                        + ", not Whisper");
+            }
+            if (bin.revision() < 1 || bin.revision() > NEWEST_REVISION) {
+                throw new ModelFormatException(binName + ": WhisperSpec revision " + bin.revision()
+                        + " is newer than the revisions Dictum reads (1 to " + NEWEST_REVISION + ")");
+            }
+            WhisperDims dims = Ct2WhisperDims.of(bin, binName);
+            TensorTable tensors = TensorTable.checked(binName, dims, Ct2WhisperWeights.canonical(bin, dims, arena,
+                    binName));
+            Ct2Config config = Ct2Config.read(dir, dims);
+            Vocabulary vocabulary = Ct2Vocabularies.of(Ct2VocabularyFile.read(dir), dims.nVocab(), config.langIds());
+            return new Ct2ModelDirectory(dir.toString(), arena, dims, tensors, vocabulary,
+                    generation(config, vocabulary, dir), config.alignmentHeads());
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** config.json's lists where given; OpenAI's defaults where absent or where suppress_ids says -1. */
+    private static GenerationConfig generation(Ct2Config config, Vocabulary vocabulary, Path dir) {
+        int[] suppress = config.suppressIds();
+        int[] begin = config.suppressIdsBegin();
+        boolean needDefaults = suppress == null || begin == null
+                || java.util.Arrays.stream(suppress).anyMatch(id -> id == -1);
+        BpeTokenizer tokenizer = null;
+        if (needDefaults) {
+            try {
+                tokenizer = new BpeTokenizer(vocabulary);
+            } catch (IllegalArgumentException e) {
+                throw new ModelFormatException(dir + ": the vocabulary is not a byte-level BPE vocabulary ("
+                        + e.getMessage() + ")", e);
+            }
+        }
+        if (suppress == null || java.util.Arrays.stream(suppress).anyMatch(id -> id == -1)) {
+            TreeSet<Integer> ids = new TreeSet<>();
+            for (int id : SuppressTokens.openAiDefault(tokenizer, vocabulary.specials())) {
+                ids.add(id);
+            }
+            if (suppress != null) {
+                for (int id : suppress) {
+                    if (id >= 0) {
+                        ids.add(id);
+                    }
+                }
+            }
+            suppress = ids.stream().mapToInt(Integer::intValue).toArray();
+        }
+        if (begin == null) {
+            begin = SuppressTokens.openAiBeginSuppress(tokenizer, vocabulary.specials());
+        }
+        return new GenerationConfig(suppress, begin, MAX_INITIAL_TIMESTAMP_INDEX);
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public WhisperDims dims() {
+        return dims;
+    }
+
+    @Override
+    public Set<String> names() {
+        return tensors.names();
+    }
+
+    @Override
+    public HostTensor tensor(String canonicalName, long... expectedShape) {
+        return tensors.get(canonicalName, expectedShape);
+    }
+
+    @Override
+    public Vocabulary vocabulary() {
+        return vocabulary;
+    }
+
+    @Override
+    public GenerationConfig generation() {
+        return generation;
+    }
+
+    /** config.json's alignment_heads (the converter fills in the last half of the decoder's heads when unknown). */
+    public List<AlignmentHead> alignmentHeads() {
+        return alignmentHeads;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

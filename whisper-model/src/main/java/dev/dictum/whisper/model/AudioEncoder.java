@@ -1,0 +1,107 @@
+package dev.dictum.whisper.model;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.Weight;
+import dev.dictum.whisper.format.WeightSource;
+
+/**
+ * Whisper's audio encoder over the backend ops: two conv+GELU layers (the second halves time),
+ * fixed positions, pre-LN transformer blocks, a final LayerNorm. It also projects the output into
+ * every decoder layer's cross-attention keys and values once per window, so decoding steps only
+ * read them.
+ */
+final class AudioEncoder {
+    private final Backend be;
+    private final WhisperDims d;
+    private final Weight conv1;
+    private final Weight conv1Bias;
+    private final Weight conv2;
+    private final Weight conv2Bias;
+    private final Weight positions;
+    private final BlockWeights[] blocks;
+    private final LayerNormWeights lnPost;
+    /** Scratch for one window, reused: the encoder runs one window at a time per model. */
+    private Buffer mel;
+    private Buffer c1;
+    private Buffer h;
+    private Buffer q;
+    private Buffer k;
+    private Buffer v;
+    private Buffer a;
+    private Buffer mlp;
+
+    AudioEncoder(WeightSource src, Backend be) {
+        this.be = be;
+        this.d = src.dims();
+        int n = d.nAudioState();
+        conv1 = be.upload(src.tensor("encoder.conv1.weight", n, d.nMels(), 3));
+        conv1Bias = be.upload(src.tensor("encoder.conv1.bias", n));
+        conv2 = be.upload(src.tensor("encoder.conv2.weight", n, n, 3));
+        conv2Bias = be.upload(src.tensor("encoder.conv2.bias", n));
+        positions = be.upload(src.tensor("encoder.positional_embedding", d.nAudioCtx(), n));
+        blocks = new BlockWeights[d.nAudioLayer()];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = BlockWeights.load(src, be, "encoder.blocks." + i, n, false);
+        }
+        lnPost = LayerNormWeights.load(src, be, "encoder.ln_post", n);
+    }
+
+    /** Runs the encoder on one log-mel window; {@code out} receives {@code [n_audio_ctx, n_audio_state]}. */
+    synchronized void encode(float[] logMel, Buffer out) {
+        int frames = d.melFrames();
+        if (logMel.length != d.nMels() * frames) {
+            throw new IllegalArgumentException("log-mel has " + logMel.length + " values, the model takes "
+                    + d.nMels() + " x " + frames);
+        }
+        int n = d.nAudioState();
+        int t = d.nAudioCtx();
+        ensureScratch();
+        be.upload(logMel, 0, mel, 0, logMel.length);
+        be.conv1dGelu(mel, true, d.nMels(), frames, conv1, conv1Bias, 1, c1);
+        be.conv1dGelu(c1, false, n, frames, conv2, conv2Bias, 2, out);
+        be.addRows(out, t, positions, 0);
+        int heads = d.nAudioHead();
+        int[] keys = {t};
+        for (BlockWeights b : blocks) {
+            be.layerNorm(out, t, n, b.attnLn().gain(), b.attnLn().bias(), h);
+            AttentionWeights w = b.attn();
+            be.linear(h, 0, t, w.query(), w.queryBias(), q, 0, Epilogue.NONE);
+            be.linear(h, 0, t, w.key(), null, k, 0, Epilogue.NONE);
+            be.linear(h, 0, t, w.value(), w.valueBias(), v, 0, Epilogue.NONE);
+            be.attention(q, n, 1, t, k, v, 0, 0, n, keys, heads, n / heads, false, a);
+            be.linear(a, 0, t, w.out(), w.outBias(), out, 0, Epilogue.ADD);
+            be.layerNorm(out, t, n, b.mlpLn().gain(), b.mlpLn().bias(), h);
+            be.linear(h, 0, t, b.mlpUp(), b.mlpUpBias(), mlp, 0, Epilogue.GELU);
+            be.linear(mlp, 0, t, b.mlpDown(), b.mlpDownBias(), out, 0, Epilogue.ADD);
+        }
+        be.layerNorm(out, t, n, lnPost.gain(), lnPost.bias(), out);
+    }
+
+    private void ensureScratch() {
+        if (mel != null) {
+            return;
+        }
+        int n = d.nAudioState();
+        long rows = d.nAudioCtx();
+        mel = be.allocate((long) d.nMels() * d.melFrames());
+        c1 = be.allocate((long) d.melFrames() * n);
+        h = be.allocate(rows * n);
+        q = be.allocate(rows * n);
+        k = be.allocate(rows * n);
+        v = be.allocate(rows * n);
+        a = be.allocate(rows * n);
+        mlp = be.allocate(rows * 4 * n);
+    }
+
+    /** Frees the scratch (it is allocated again on the next encode). */
+    synchronized void releaseScratch() {
+        for (Buffer b : new Buffer[] {mel, c1, h, q, k, v, a, mlp}) {
+            if (b != null) {
+                b.close();
+            }
+        }
+        mel = null;
+    }
+}

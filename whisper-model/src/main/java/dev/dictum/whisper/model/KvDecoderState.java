@@ -1,0 +1,232 @@
+package dev.dictum.whisper.model;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.Epilogue;
+
+/**
+ * Incremental decoding with a key/value cache per layer for a batch of sequences. Every buffer is
+ * allocated up front for {@code maxBatch} sequences of n_text_ctx tokens, so the per-token loop
+ * allocates nothing; reordering (beam search) copies cache rows into a second set and swaps.
+ */
+final class KvDecoderState implements DecoderState {
+    private final Backend be;
+    private final TextDecoder dec;
+    private final int n;
+    private final int ctx;
+    private final int maxBatch;
+    private final int heads;
+    private Buffer[] keys;
+    private Buffer[] values;
+    private Buffer[] spareKeys;
+    private Buffer[] spareValues;
+    private EncodedWindow audio;
+    private int batch;
+    private int length;
+    /** Rows of activation scratch currently allocated (grows to the largest feed seen). */
+    private int scratchRows;
+    private Buffer x;
+    private Buffer h;
+    private Buffer q;
+    private Buffer kNew;
+    private Buffer vNew;
+    private Buffer att;
+    private Buffer mlp;
+    private final Buffer last;
+    private final Buffer logits;
+    private final int[] keyCounts;
+    private final int[] crossCounts;
+    private int[] tokenScratch = new int[0];
+    private int[] positionScratch = new int[0];
+
+    KvDecoderState(Backend be, TextDecoder dec, int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("batch must be at least 1");
+        }
+        this.be = be;
+        this.dec = dec;
+        this.n = dec.dims.nTextState();
+        this.ctx = dec.dims.nTextCtx();
+        this.heads = dec.dims.nTextHead();
+        this.maxBatch = maxBatch;
+        int layers = dec.blocks.length;
+        keys = new Buffer[layers];
+        values = new Buffer[layers];
+        spareKeys = new Buffer[layers];
+        spareValues = new Buffer[layers];
+        long cache = (long) maxBatch * ctx * n;
+        for (int l = 0; l < layers; l++) {
+            keys[l] = be.allocate(cache);
+            values[l] = be.allocate(cache);
+        }
+        last = be.allocate((long) maxBatch * n);
+        logits = be.allocate((long) maxBatch * dec.dims.nVocab());
+        keyCounts = new int[maxBatch];
+        crossCounts = new int[maxBatch];
+        ensureScratch(Math.max(maxBatch, 4));
+    }
+
+    @Override
+    public void reset(EncodedAudio encoded, int batch) {
+        if (!(encoded instanceof EncodedWindow w)) {
+            throw new IllegalArgumentException("audio was encoded by another model");
+        }
+        checkBatch(batch);
+        this.audio = w;
+        this.batch = batch;
+        this.length = 0;
+    }
+
+    @Override
+    public void feed(int[][] tokens, float[][] out) {
+        if (audio == null) {
+            throw new IllegalStateException("reset() before feed()");
+        }
+        if (tokens.length != batch) {
+            throw new IllegalArgumentException(tokens.length + " token rows for a batch of " + batch);
+        }
+        int len = tokens[0].length;
+        if (len < 1 || length + len > ctx) {
+            throw new IllegalArgumentException("feeding " + len + " tokens after " + length + " exceeds the text context "
+                    + ctx);
+        }
+        int rows = batch * len;
+        ensureScratch(rows);
+        if (tokenScratch.length < rows) {
+            tokenScratch = new int[rows];
+            positionScratch = new int[rows];
+        }
+        for (int b = 0; b < batch; b++) {
+            if (tokens[b].length != len) {
+                throw new IllegalArgumentException("every sequence must be fed the same number of tokens");
+            }
+            for (int i = 0; i < len; i++) {
+                tokenScratch[b * len + i] = tokens[b][i];
+                positionScratch[b * len + i] = length + i;
+            }
+        }
+        be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, x);
+        for (int b = 0; b < batch; b++) {
+            keyCounts[b] = length + len;
+            crossCounts[b] = audio.frames();
+        }
+        for (int l = 0; l < dec.blocks.length; l++) {
+            layer(l, rows, len);
+        }
+        // Only the last position of each sequence is needed: LayerNorm and project those rows.
+        for (int b = 0; b < batch; b++) {
+            be.copy(x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
+        }
+        be.layerNorm(last, batch, n, dec.ln.gain(), dec.ln.bias(), last);
+        be.linear(last, 0, batch, dec.tokens, null, logits, 0, Epilogue.NONE);
+        int vocab = dec.dims.nVocab();
+        for (int b = 0; b < batch; b++) {
+            be.download(logits, (long) b * vocab, out[b], 0, vocab);
+        }
+        length += len;
+    }
+
+    private void layer(int l, int rows, int len) {
+        BlockWeights blk = dec.blocks[l];
+        AttentionWeights sa = blk.attn();
+        be.layerNorm(x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), h);
+        be.linear(h, 0, rows, sa.query(), sa.queryBias(), q, 0, Epilogue.NONE);
+        be.linear(h, 0, rows, sa.key(), null, kNew, 0, Epilogue.NONE);
+        be.linear(h, 0, rows, sa.value(), sa.valueBias(), vNew, 0, Epilogue.NONE);
+        for (int b = 0; b < batch; b++) {
+            long dst = ((long) b * ctx + length) * n;
+            be.copy(kNew, (long) b * len * n, keys[l], dst, (long) len * n);
+            be.copy(vNew, (long) b * len * n, values[l], dst, (long) len * n);
+        }
+        be.attention(q, n, batch, len, keys[l], values[l], 0, (long) ctx * n, n, keyCounts, heads, n / heads, true,
+                att);
+        be.linear(att, 0, rows, sa.out(), sa.outBias(), x, 0, Epilogue.ADD);
+
+        AttentionWeights ca = blk.cross();
+        be.layerNorm(x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), h);
+        be.linear(h, 0, rows, ca.query(), ca.queryBias(), q, 0, Epilogue.NONE);
+        be.attention(q, n, batch, len, audio.crossKeys[l], audio.crossValues[l], 0, 0, n, crossCounts, heads,
+                n / heads, false, att);
+        be.linear(att, 0, rows, ca.out(), ca.outBias(), x, 0, Epilogue.ADD);
+
+        be.layerNorm(x, rows, n, blk.mlpLn().gain(), blk.mlpLn().bias(), h);
+        be.linear(h, 0, rows, blk.mlpUp(), blk.mlpUpBias(), mlp, 0, Epilogue.GELU);
+        be.linear(mlp, 0, rows, blk.mlpDown(), blk.mlpDownBias(), x, 0, Epilogue.ADD);
+    }
+
+    @Override
+    public void reorder(int[] sourceOf) {
+        checkBatch(sourceOf.length);
+        for (int l = 0; l < keys.length; l++) {
+            if (spareKeys[l] == null) {
+                long cache = (long) maxBatch * ctx * n;
+                spareKeys[l] = be.allocate(cache);
+                spareValues[l] = be.allocate(cache);
+            }
+            for (int i = 0; i < sourceOf.length; i++) {
+                if (sourceOf[i] < 0 || sourceOf[i] >= batch) {
+                    throw new IllegalArgumentException("no sequence " + sourceOf[i] + " in a batch of " + batch);
+                }
+                long count = (long) length * n;
+                be.copy(keys[l], (long) sourceOf[i] * ctx * n, spareKeys[l], (long) i * ctx * n, count);
+                be.copy(values[l], (long) sourceOf[i] * ctx * n, spareValues[l], (long) i * ctx * n, count);
+            }
+        }
+        Buffer[] t = keys;
+        keys = spareKeys;
+        spareKeys = t;
+        t = values;
+        values = spareValues;
+        spareValues = t;
+        batch = sourceOf.length;
+    }
+
+    @Override
+    public int batch() {
+        return batch;
+    }
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    private void checkBatch(int b) {
+        if (b < 1 || b > maxBatch) {
+            throw new IllegalArgumentException("batch " + b + " outside 1.." + maxBatch);
+        }
+    }
+
+    private void ensureScratch(int rows) {
+        if (rows <= scratchRows) {
+            return;
+        }
+        close(x, h, q, kNew, vNew, att, mlp);
+        long r = rows;
+        x = be.allocate(r * n);
+        h = be.allocate(r * n);
+        q = be.allocate(r * n);
+        kNew = be.allocate(r * n);
+        vNew = be.allocate(r * n);
+        att = be.allocate(r * n);
+        mlp = be.allocate(r * 4 * n);
+        scratchRows = rows;
+    }
+
+    private static void close(Buffer... buffers) {
+        for (Buffer b : buffers) {
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        close(x, h, q, kNew, vNew, att, mlp, last, logits);
+        close(keys);
+        close(values);
+        close(spareKeys);
+        close(spareValues);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.dictum.whisper.model;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.Weight;
+import dev.dictum.whisper.format.WeightSource;
+
+/** The text decoder's weights (immutable, shared by every {@link KvDecoderState}). */
+final class TextDecoder {
+    final WhisperDims dims;
+    final Weight tokens;
+    final Weight positions;
+    final BlockWeights[] blocks;
+    final LayerNormWeights ln;
+
+    TextDecoder(WeightSource src, Backend be) {
+        this.dims = src.dims();
+        int n = dims.nTextState();
+        tokens = be.upload(src.tensor("decoder.token_embedding.weight", dims.nVocab(), n));
+        positions = be.upload(src.tensor("decoder.positional_embedding", dims.nTextCtx(), n));
+        blocks = new BlockWeights[dims.nTextLayer()];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = BlockWeights.load(src, be, "decoder.blocks." + i, n, true);
+        }
+        ln = LayerNormWeights.load(src, be, "decoder.ln", n);
+        if (dims.nAudioState() != n) {
+            throw new IllegalArgumentException("audio state " + dims.nAudioState() + " differs from text state " + n);
+        }
+    }
+
+    /** Cross-attention keys and values of every layer for one encoder output. */
+    EncodedWindow project(Backend be, Buffer encoderOutput) {
+        int n = dims.nTextState();
+        int t = dims.nAudioCtx();
+        Buffer[] keys = new Buffer[blocks.length];
+        Buffer[] values = new Buffer[blocks.length];
+        for (int l = 0; l < blocks.length; l++) {
+            AttentionWeights c = blocks[l].cross();
+            keys[l] = be.allocate((long) t * n);
+            values[l] = be.allocate((long) t * n);
+            be.linear(encoderOutput, 0, t, c.key(), null, keys[l], 0, Epilogue.NONE);
+            be.linear(encoderOutput, 0, t, c.value(), c.valueBias(), values[l], 0, Epilogue.NONE);
+        }
+        return new EncodedWindow(be, t, n, encoderOutput, keys, values);
+    }
+}
