@@ -98,9 +98,13 @@ build_bench_classes() {
         || { tail -20 "$mvn_log" >&2; die "could not get io.github.givimad:whisper-jni:$ver"; }
       ls "$bench_dir"/lib/whisper-jni-*.jar | tr '\n' ':' | sed 's/:$//' > "$cpfile"
     fi
+  fi
+  # (Re)compile when asked or when a bench source is newer than the classes.
+  if [[ $build == 1 || ! -f $bench_dir/classes/.stamp ]] || [[ -n $(find "$bench_src" -name '*.java' -newer "$bench_dir/classes/.stamp") ]]; then
     rm -rf "$bench_dir/classes"
     "$JAVA_HOME/bin/javac" -nowarn --release 25 -cp "$(cat "$cpfile")" -d "$bench_dir/classes" "$bench_src"/*.java \
       || die "the bench classes in $bench_src do not compile"
+    touch "$bench_dir/classes/.stamp"
   fi
   [[ -d $bench_dir/classes ]] || die "no bench classes in $bench_dir/classes (run without --no-build)"
   bench_cp="$bench_dir/classes:$(cat "$cpfile")"
@@ -116,7 +120,13 @@ if [[ $make_random == 1 ]]; then
     || die "whisper-model's test utility GgmlWriter is not built (mvn -pl whisper-model -am test-compile failed?)"
   wm_cpfile="$bench_dir/whisper-model-test-classpath.txt"
   mvn_q -pl whisper-model dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$wm_cpfile" || true
-  wm_cp="whisper-model/target/test-classes:whisper-model/target/classes:gpu-runtime/target/classes"
+  # A private copy of the compiled classes, so that a concurrent rebuild of those modules cannot pull
+  # classes away while the writer runs.
+  snap="$bench_dir/whisper-model-snapshot"
+  rm -rf "$snap" && mkdir -p "$snap"
+  cp -r whisper-model/target/test-classes "$snap/wm-test" && cp -r whisper-model/target/classes "$snap/wm-main"
+  [[ -d gpu-runtime/target/classes ]] && cp -r gpu-runtime/target/classes "$snap/gpu-main"
+  wm_cp="$snap/wm-test:$snap/wm-main:$snap/gpu-main"
   [[ -s $wm_cpfile ]] && wm_cp="$wm_cp:$(cat "$wm_cpfile")"
   exec "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g \
     -Ddictum.testdata="$here/testdata" -cp "$wm_cp:$bench_cp" dev.dictum.app.bench.RandomGgml "${args[@]}" \
@@ -134,6 +144,7 @@ runs=${args[2]:-5}
 [[ -z $tokens || $tokens =~ ^[1-9][0-9]*$ ]] || die "--tokens must be a positive integer"
 command -v python3 >/dev/null || die "python3 is needed for the summary table"
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 out=${out:-"$here/bench-out/vs-whispercpp-$(date +%Y%m%d-%H%M%S)"}
 mkdir -p "$out"
 
@@ -183,7 +194,7 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:s
 java_version=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)
 
 python3 - "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" "$cpu" "$(nproc)" \
-  "$(cut -d' ' -f1-3 /proc/loadavg)" "$java_version" "$(date -Is)" "$out/summary.md" <<'PY'
+  "$load_start -> $(cut -d' ' -f1-3 /proc/loadavg)" "$java_version" "$(date -Is)" "$out/summary.md" <<'PY'
 import json, os, statistics, sys
 out, rounds, wc_only, threads, cmd, cpu, nproc, load, javav, date, summary = sys.argv[1:]
 rounds, wc_only = int(rounds), wc_only == "1"
@@ -224,7 +235,7 @@ lines.append("## Dictum vs whisper.cpp (CPU)")
 lines.append("")
 lines.append(f"- command: `{cmd}`")
 lines.append(f"- date: {date}")
-lines.append(f"- CPU: {cpu} ({nproc} logical CPUs); load average before the summary: {load}")
+lines.append(f"- CPU: {cpu} ({nproc} logical CPUs); load average (1/5/15 min) at start -> end: {load}")
 dthreads = "—" if wc_only else next((str(x["threads"]) for x in ddocs if "threads" in x), f"JVM sees {threads} CPUs")
 lines.append(f"- threads: whisper.cpp n_threads = {threads}; Dictum: {dthreads}")
 lines.append(f"- runs: {wdocs[0].get('runs')} timed (+{wdocs[0].get('warmup')} warm-up) per engine per round, {rounds} round(s), order alternating")

@@ -5,6 +5,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -33,6 +34,32 @@ final class CpuVectors {
         S = ShortVector.SPECIES_PREFERRED.withShape(VectorShape.forBitSize(L * 16)).check(short.class);
     }
 
+    /** Butterfly partners: lane i ↔ lane i ^ step, for step = L/2 .. 1. */
+    private static final VectorShuffle<Float>[] BUTTERFLY;
+
+    static {
+        @SuppressWarnings("unchecked")
+        VectorShuffle<Float>[] b = new VectorShuffle[Integer.numberOfTrailingZeros(L)];
+        for (int i = 0, step = L / 2; step > 0; i++, step /= 2) {
+            int s = step;
+            b[i] = VectorShuffle.fromOp(F, lane -> lane ^ s);
+        }
+        BUTTERFLY = b;
+    }
+
     private CpuVectors() {
+    }
+
+    /**
+     * Sum of the lanes in a fixed pairwise order. {@code reduceLanes(ADD)} is not usable where
+     * results must be reproducible: C2's intrinsic and the interpreter's fallback add in different
+     * orders, so the same call gave different bits before and after JIT compilation (measured).
+     * This butterfly is the same IEEE additions in every tier.
+     */
+    static float sum(FloatVector v) {
+        for (VectorShuffle<Float> s : BUTTERFLY) {
+            v = v.add(v.rearrange(s));
+        }
+        return v.lane(0);
     }
 }

@@ -1,10 +1,11 @@
 package dev.dictum.gpu.cpu;
 
 import static jdk.incubator.vector.VectorOperators.ABS;
-import static jdk.incubator.vector.VectorOperators.EXP;
+import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
 
 import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -113,6 +114,45 @@ public final class Erf {
         p = p.fma(t, DoubleVector.broadcast(D, C2));
         p = p.fma(t, DoubleVector.broadcast(D, C1));
         p = p.fma(t, DoubleVector.broadcast(D, C0));
-        return t.mul(x.neg().fma(x, p).lanewise(EXP));
+        return t.mul(exp(x.neg().fma(x, p)));
+    }
+
+    private static final double LOG2E = 1.4426950408889634;
+    private static final double LN2_HI = 0.6931471803691238;
+    private static final double LN2_LO = 1.9082149292705877e-10;
+    /** 1.5·2⁵²: adding it rounds to an integer, which then sits in the low bits of the double. */
+    private static final double ROUNDER = 0x1.8p52;
+
+    /**
+     * e^x for x ≤ 0 (the only use here), relative error ~1e-15. Not the Vector API's EXP: that is
+     * SVML in C2 but Math.exp lane by lane before compilation, and the two differ in the last bit,
+     * which breaks run-to-run reproducibility. This is plain arithmetic, identical in every tier.
+     * x = n·ln2 + r, |r| ≤ ln2/2; e^r by its Taylor series to r¹¹ (truncation &lt; 1e-14); 2ⁿ built
+     * from its exponent bits. Below −708 the result is flushed to 0.
+     */
+    static DoubleVector exp(DoubleVector x) {
+        DoubleVector xc = x.max(-708.0);
+        DoubleVector t = xc.mul(LOG2E).add(ROUNDER);
+        DoubleVector n = t.sub(ROUNDER);
+        DoubleVector r = n.neg().fma(DoubleVector.broadcast(D, LN2_HI), xc);
+        r = n.neg().fma(DoubleVector.broadcast(D, LN2_LO), r);
+        DoubleVector p = DoubleVector.broadcast(D, INV_FACTORIAL[11]);
+        for (int k = 10; k >= 0; k--) {
+            p = p.fma(r, DoubleVector.broadcast(D, INV_FACTORIAL[k]));
+        }
+        LongVector bits = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(ROUNDER)).add(1023).lanewise(LSHL, 52);
+        DoubleVector result = p.mul(bits.reinterpretAsDoubles());
+        return result.blend(0.0, x.compare(LT, -708.0));
+    }
+
+    /** 1/k!, k = 0..11. */
+    private static final double[] INV_FACTORIAL = new double[12];
+
+    static {
+        double f = 1;
+        for (int k = 0; k < INV_FACTORIAL.length; k++) {
+            f *= Math.max(k, 1);
+            INV_FACTORIAL[k] = 1 / f;
+        }
     }
 }

@@ -6,12 +6,18 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The register-blocked GEMM micro-kernel: a {@value #MR} × ({@value #NR}·L) tile of C, L = lanes.
+ * Generated code (one variable per accumulator: the Vector API only stays in registers when C2
+ * can see every vector as a separate local).
  *
  * <p>Each k step loads {@value #NR} vectors of the packed W panel and broadcasts {@value #MR}
- * scalars of A: 12 independent FMAs against 8 loads. 12 accumulators cover Zen 4's FMA latency
- * (4 cycles) × throughput (one 512-bit FMA per cycle, or two 256-bit), and with w0, w1 and the
- * broadcast use 15 of the 32 vector registers, so C2 does not spill.
- * (Generated shape; see the comment in {@link Gemm} for the measured alternatives.)
+ * scalars of A into 12 accumulators: enough independent FMA chains to cover Zen 4's FMA
+ * latency (4) × issue rate, with registers to spare so C2 does not spill.
+ *
+ * <p>Shape chosen by measurement ({@code KernelProbe}, one core, KC = 128, 512-bit, GFLOP/s per
+ * CPU-second; peak 116): 6×2 ≈ 88, 4×3 ≈ 88, 4×4 77, 6×3 70, 8×3 68, 6×4 66. Tiles with more
+ * accumulators lose: C2's register allocation of 18–24 live vectors plus the broadcasts spills.
+ * 256-bit vectors with the same 6×2 tile reach only ~38 (twice the instructions for the same
+ * double-pumped FMA work), so the preferred 512-bit species is the default.
  */
 final class GemmKernel {
 
@@ -26,12 +32,18 @@ final class GemmKernel {
     }
 
     /**
-     * C tile += A[rows, kc] · panel. {@code aI} index row i of A at depth k0 (rows ≥ {@code rows}
-     * repeat the last valid row, computed and discarded), {@code ciI} index C[row i, col0].
-     * {@code cols} ≤ PW valid columns. first: this is the first depth block (apply alpha, bias,
-     * residual; C is not read); otherwise C accumulates. last: the final block (apply GELU).
+     * C[row0 .., col0 ..] (+)= A[rows, kc] · panel, through the epilogue. {@code ab} indexes A at
+     * (row0, k0) with leading dimension lda; {@code cb} indexes C at (row0, col0). Rows past
+     * {@code rows} re-read the last valid row of A (results discarded), so there is no row-tail
+     * kernel. {@code cols} ≤ PW valid columns. first: the first depth block (apply alpha, bias,
+     * residual; C is not read), otherwise C accumulates. last: the final block (apply GELU).
      */
-    static void tile(int kc, float[] a, int a0, int a1, int a2, int a3, int a4, int a5, float[] wp, int wpOff,
+    static void tile(int kc, float[] a, int ab, int lda, float[] wp, int wpOff, float[] c, int cb, int ldc,
+            int rows, int cols, boolean first, boolean last, Epilogue e, int row0, int col0) {
+        tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, last, e, row0, col0);
+    }
+
+    private static void tile(int kc, float[] a, int a0, int a1, int a2, int a3, int a4, int a5, float[] wp, int wpOff,
             float[] c, int ci0, int ci1, int ci2, int ci3, int ci4, int ci5, int rows, int cols,
             boolean first, boolean last, Epilogue e, int row0, int col0) {
         FloatVector c00 = FloatVector.zero(F), c01 = FloatVector.zero(F);
@@ -43,7 +55,7 @@ final class GemmKernel {
         int p = wpOff;
         for (int k = 0; k < kc; k++, p += PW) {
             FloatVector w0 = FloatVector.fromArray(F, wp, p);
-            FloatVector w1 = FloatVector.fromArray(F, wp, p + L);
+            FloatVector w1 = FloatVector.fromArray(F, wp, p + 1 * L);
             FloatVector b;
             b = FloatVector.broadcast(F, a[a0 + k]);
             c00 = w0.fma(b, c00);
@@ -64,29 +76,41 @@ final class GemmKernel {
             c50 = w0.fma(b, c50);
             c51 = w1.fma(b, c51);
         }
-        store(c00, c01, c, ci0, cols, first, last, e, row0 + 0, col0);
-        if (rows > 1) store(c10, c11, c, ci1, cols, first, last, e, row0 + 1, col0);
-        if (rows > 2) store(c20, c21, c, ci2, cols, first, last, e, row0 + 2, col0);
-        if (rows > 3) store(c30, c31, c, ci3, cols, first, last, e, row0 + 3, col0);
-        if (rows > 4) store(c40, c41, c, ci4, cols, first, last, e, row0 + 4, col0);
-        if (rows > 5) store(c50, c51, c, ci5, cols, first, last, e, row0 + 5, col0);
+        store(c00, c, ci0 + 0 * L, cols - 0 * L, first, last, e, row0 + 0, col0 + 0 * L);
+        store(c01, c, ci0 + 1 * L, cols - 1 * L, first, last, e, row0 + 0, col0 + 1 * L);
+        if (rows > 1) {
+            store(c10, c, ci1 + 0 * L, cols - 0 * L, first, last, e, row0 + 1, col0 + 0 * L);
+            store(c11, c, ci1 + 1 * L, cols - 1 * L, first, last, e, row0 + 1, col0 + 1 * L);
+        }
+        if (rows > 2) {
+            store(c20, c, ci2 + 0 * L, cols - 0 * L, first, last, e, row0 + 2, col0 + 0 * L);
+            store(c21, c, ci2 + 1 * L, cols - 1 * L, first, last, e, row0 + 2, col0 + 1 * L);
+        }
+        if (rows > 3) {
+            store(c30, c, ci3 + 0 * L, cols - 0 * L, first, last, e, row0 + 3, col0 + 0 * L);
+            store(c31, c, ci3 + 1 * L, cols - 1 * L, first, last, e, row0 + 3, col0 + 1 * L);
+        }
+        if (rows > 4) {
+            store(c40, c, ci4 + 0 * L, cols - 0 * L, first, last, e, row0 + 4, col0 + 0 * L);
+            store(c41, c, ci4 + 1 * L, cols - 1 * L, first, last, e, row0 + 4, col0 + 1 * L);
+        }
+        if (rows > 5) {
+            store(c50, c, ci5 + 0 * L, cols - 0 * L, first, last, e, row0 + 5, col0 + 0 * L);
+            store(c51, c, ci5 + 1 * L, cols - 1 * L, first, last, e, row0 + 5, col0 + 1 * L);
+        }
     }
 
-    /** Writes one row of the tile (two vectors) through the epilogue. */
-    private static void store(FloatVector v0, FloatVector v1, float[] c, int ci, int cols,
+    /** One vector of a tile row through the epilogue; {@code n} ≤ 0: past the matrix, nothing to do. */
+    private static void store(FloatVector v, float[] c, int ci, int n,
             boolean first, boolean last, Epilogue e, int row, int col) {
-        if (cols == PW) {
-            finish(v0, c, ci, first, last, e, row, col).intoArray(c, ci);
-            finish(v1, c, ci + L, first, last, e, row, col + L).intoArray(c, ci + L);
-            return;
-        }
-        storePartial(v0, c, ci, Math.min(cols, L), first, last, e, row, col);
-        if (cols > L) {
-            storePartial(v1, c, ci + L, cols - L, first, last, e, row, col + L);
+        if (n >= L) {
+            finish(v, c, ci, first, last, e, row, col).intoArray(c, ci);
+        } else if (n > 0) {
+            storePartial(v, c, ci, n, first, last, e, row, col);
         }
     }
 
-    /** Column tail: fewer than PW columns, masked so nothing past the matrix is read or written. */
+    /** Column tail: fewer than L columns, masked so nothing past the matrix is read or written. */
     private static void storePartial(FloatVector v, float[] c, int ci, int n,
             boolean first, boolean last, Epilogue e, int row, int col) {
         VectorMask<Float> m = F.indexInRange(0, n);

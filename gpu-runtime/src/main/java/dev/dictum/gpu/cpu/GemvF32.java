@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -33,7 +32,7 @@ final class GemvF32 extends GemvKernel {
         for (; i <= k - L; i += L) {
             a0 = FloatVector.fromMemorySegment(F, w, off + 4L * i, ByteOrder.LITTLE_ENDIAN).fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
-        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {
             s += w.get(LE, off + 4L * i) * x[xo + i];
         }

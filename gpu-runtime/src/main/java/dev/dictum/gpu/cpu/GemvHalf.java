@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -41,7 +40,7 @@ final class GemvHalf extends GemvKernel {
         for (; i <= k - L; i += L) {
             a0 = HalfFloats.loadF16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
-        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {
             s += Float.float16ToFloat(w.get(LE, off + 2L * i)) * x[xo + i];
         }
@@ -61,7 +60,7 @@ final class GemvHalf extends GemvKernel {
         for (; i <= k - L; i += L) {
             a0 = HalfFloats.loadBf16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
-        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {
             s += Float.intBitsToFloat((w.get(LE, off + 2L * i) & 0xffff) << 16) * x[xo + i];
         }

@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 import static jdk.incubator.vector.VectorOperators.B2F;
 
 import java.lang.foreign.MemorySegment;
@@ -38,7 +37,7 @@ final class GemvI8 extends GemvKernel {
         for (; i <= k - L; i += L) {
             a0 = load(w, off + i).fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
-        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {
             s += w.get(ValueLayout.JAVA_BYTE, off + i) * x[xo + i];
         }

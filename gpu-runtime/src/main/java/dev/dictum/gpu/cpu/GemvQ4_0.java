@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 import static jdk.incubator.vector.VectorOperators.B2F;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 
@@ -49,6 +48,6 @@ final class GemvQ4_0 extends GemvKernel {
             long o = off + 18L * b;
             a0 = block(w, o, x, xo + 32 * b).fma(FloatVector.broadcast(F, Dequant.f16At(w, o)), a0);
         }
-        return a0.add(a1).reduceLanes(ADD);
+        return CpuVectors.sum(a0.add(a1));
     }
 }

@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 import static jdk.incubator.vector.VectorOperators.B2I;
 import static jdk.incubator.vector.VectorOperators.I2F;
 import static jdk.incubator.vector.VectorOperators.LSHL;
@@ -80,7 +79,7 @@ final class GemvQ5 extends GemvKernel {
             long o = off + 22L * b;
             a0 = block(w, o + 6, w.get(I32, o + 2), 16, x, xo + 32 * b).fma(FloatVector.broadcast(F, Dequant.f16At(w, o)), a0);
         }
-        return a0.add(a1).reduceLanes(ADD);
+        return CpuVectors.sum(a0.add(a1));
     }
 
     private static float dotQ5_1(MemorySegment w, long off, int k, float[] x, int xo) {
@@ -92,6 +91,6 @@ final class GemvQ5 extends GemvKernel {
             acc = block(w, o + 8, w.get(I32, o + 4), 0, x, xi).fma(FloatVector.broadcast(F, Dequant.f16At(w, o)), acc);
             accMin = sum(x, xi).fma(FloatVector.broadcast(F, Dequant.f16At(w, o + 2)), accMin);
         }
-        return acc.add(accMin).reduceLanes(ADD);
+        return CpuVectors.sum(acc.add(accMin));
     }
 }

@@ -1,6 +1,5 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.ADD;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -26,7 +25,7 @@ final class HeapKernels {
         for (; i <= k - L; i += L) {
             a0 = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), a0);
         }
-        float s = a0.add(a1).add(a2.add(a3)).reduceLanes(ADD);
+        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {
             s += a[ao + i] * b[bo + i];
         }

@@ -1,24 +1,25 @@
 package dev.dictum.gpu.cpu;
 
-/** Temporary: the micro-kernel alone on L1/L2-resident data, one thread, FLOPs per CPU-second. */
+/**
+ * The GEMM micro-kernel alone on L1/L2-resident data, one thread, FLOPs per CPU-second of that
+ * thread (immune to time-slicing on a shared machine). Arg: KC (depth per call). Used to pick the
+ * tile shape and KC: see {@link Gemm}.
+ */
 public final class KernelProbe {
     public static void main(String[] args) {
         int kc = Integer.parseInt(args.length > 0 ? args[0] : "128");
         int rowsA = 600;
         float[] a = TestWeights.activations(rowsA * kc, 1);
         float[] wp = TestWeights.activations(kc * GemmKernel.PW, 2);
-        float[] c = new float[rowsA * 64];
+        float[] c = new float[rowsA * GemmKernel.PW];
         var mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        for (int rep = 0; rep < 8; rep++) {
+        for (int rep = 0; rep < 30; rep++) {
             long t0 = mx.getCurrentThreadCpuTime();
             long flops = 0;
-            for (int it = 0; it < 200; it++) {
-                for (int r = 0; r + 6 <= rowsA; r += 6) {
-                    int ab = r * kc;
-                    int cb = r * 64;
-                    GemmKernel.tile(kc, a, ab, ab + kc, ab + 2 * kc, ab + 3 * kc, ab + 4 * kc, ab + 5 * kc, wp, 0, c,
-                            cb, cb + 64, cb + 128, cb + 192, cb + 256, cb + 320, 6, GemmKernel.PW, it == 0, false, Epilogue.NONE, r, 0);
-                    flops += 2L * 6 * GemmKernel.PW * kc;
+            for (int it = 0; it < 1000; it++) {
+                for (int r = 0; r + GemmKernel.MR <= rowsA; r += GemmKernel.MR) {
+                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, false, Epilogue.NONE, r, 0);
+                    flops += 2L * GemmKernel.MR * GemmKernel.PW * kc;
                 }
             }
             double s = (mx.getCurrentThreadCpuTime() - t0) * 1e-9;

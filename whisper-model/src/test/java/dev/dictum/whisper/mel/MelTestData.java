@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import dev.dictum.whisper.testutil.TestData;
 
 /** Test fixtures: minimal readers for the WAV, raw float32 and npz files under testdata. */
 final class MelTestData {
@@ -18,11 +19,7 @@ final class MelTestData {
     private MelTestData() {}
 
     static Path root() {
-        String dir = System.getProperty("dictum.testdata");
-        if (dir == null) {
-            throw new IllegalStateException("system property dictum.testdata is not set");
-        }
-        return Path.of(dir);
+        return TestData.root();
     }
 
     static Path data(String relative) {
@@ -31,48 +28,12 @@ final class MelTestData {
 
     /** 16-bit PCM mono 16 kHz WAV as int16 / 32768 (how the oracle read it). */
     static float[] readWav16kMono(Path path) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(path)).order(ByteOrder.LITTLE_ENDIAN);
-        if (b.getInt(0) != 0x46464952 || b.getInt(8) != 0x45564157) { // "RIFF", "WAVE"
-            throw new IOException("not a RIFF/WAVE file: " + path);
-        }
-        int pos = 12;
-        boolean formatChecked = false;
-        while (pos + 8 <= b.limit()) {
-            String id = new String(new byte[] {b.get(pos), b.get(pos + 1), b.get(pos + 2), b.get(pos + 3)},
-                    StandardCharsets.US_ASCII);
-            int size = b.getInt(pos + 4);
-            int body = pos + 8;
-            if (id.equals("fmt ")) {
-                int format = b.getShort(body) & 0xffff;
-                int channels = b.getShort(body + 2);
-                int rate = b.getInt(body + 4);
-                int bits = b.getShort(body + 14);
-                if (format != 1 || channels != 1 || rate != 16000 || bits != 16) {
-                    throw new IOException("expected PCM16 mono 16 kHz: " + path);
-                }
-                formatChecked = true;
-            } else if (id.equals("data")) {
-                if (!formatChecked) {
-                    throw new IOException("data before fmt: " + path);
-                }
-                int n = Math.min(size, b.limit() - body) / 2;
-                float[] out = new float[n];
-                for (int i = 0; i < n; i++) {
-                    out[i] = b.getShort(body + 2 * i) / 32768f;
-                }
-                return out;
-            }
-            pos = body + size + (size & 1);
-        }
-        throw new IOException("no data chunk: " + path);
+        return TestData.wav16kMono(path);
     }
 
     /** Raw little-endian float32 with no header. */
     static float[] readF32(Path path) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(path)).order(ByteOrder.LITTLE_ENDIAN);
-        float[] out = new float[b.limit() / 4];
-        b.asFloatBuffer().get(out);
-        return out;
+        return TestData.f32(path);
     }
 
     private static final Pattern DESCR = Pattern.compile("'descr':\\s*'([^']+)'");
@@ -123,13 +84,7 @@ final class MelTestData {
 
     /** ||a - b|| / ||b|| in float64. */
     static double relativeError(float[] a, float[] b) {
-        double num = 0, den = 0;
-        for (int i = 0; i < b.length; i++) {
-            double d = (double) a[i] - b[i];
-            num += d * d;
-            den += (double) b[i] * b[i];
-        }
-        return Math.sqrt(num / den);
+        return TestData.relativeError(a, b);
     }
 
     static double maxAbsDiff(float[] a, float[] b) {

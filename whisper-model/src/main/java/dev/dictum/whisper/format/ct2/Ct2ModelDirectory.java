@@ -71,9 +71,10 @@ public final class Ct2ModelDirectory implements WeightSource {
             TensorTable tensors = TensorTable.checked(binName, dims, Ct2WhisperWeights.canonical(bin, dims, arena,
                     binName));
             Ct2Config config = Ct2Config.read(dir, dims);
-            Vocabulary vocabulary = Ct2Vocabularies.of(Ct2VocabularyFile.read(dir), dims.nVocab(), config.langIds());
+            Ct2VocabularyFile.Tokens tokens = Ct2VocabularyFile.read(dir);
+            Vocabulary vocabulary = Ct2Vocabularies.of(tokens, dims.nVocab(), config.langIds());
             return new Ct2ModelDirectory(dir.toString(), arena, dims, tensors, vocabulary,
-                    generation(config, vocabulary, dir), config.alignmentHeads());
+                    generation(config, vocabulary, tokens.file()), config.alignmentHeads());
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -81,19 +82,16 @@ public final class Ct2ModelDirectory implements WeightSource {
     }
 
     /** config.json's lists where given; OpenAI's defaults where absent or where suppress_ids says -1. */
-    private static GenerationConfig generation(Ct2Config config, Vocabulary vocabulary, Path dir) {
+    private static GenerationConfig generation(Ct2Config config, Vocabulary vocabulary, Path vocabularyFile) {
         int[] suppress = config.suppressIds();
         int[] begin = config.suppressIdsBegin();
-        boolean needDefaults = suppress == null || begin == null
-                || java.util.Arrays.stream(suppress).anyMatch(id -> id == -1);
-        BpeTokenizer tokenizer = null;
-        if (needDefaults) {
-            try {
-                tokenizer = new BpeTokenizer(vocabulary);
-            } catch (IllegalArgumentException e) {
-                throw new ModelFormatException(dir + ": the vocabulary is not a byte-level BPE vocabulary ("
-                        + e.getMessage() + ")", e);
-            }
+        // Built even when config.json has both lists: it checks the vocabulary (distinct tokens, every byte).
+        BpeTokenizer tokenizer;
+        try {
+            tokenizer = new BpeTokenizer(vocabulary);
+        } catch (IllegalArgumentException e) {
+            throw new ModelFormatException(vocabularyFile + ": not a byte-level BPE vocabulary ("
+                    + e.getMessage() + ")", e);
         }
         if (suppress == null || java.util.Arrays.stream(suppress).anyMatch(id -> id == -1)) {
             TreeSet<Integer> ids = new TreeSet<>();

@@ -55,7 +55,7 @@ public final class GgmlModelFile implements WeightSource {
         try {
             GgmlContents contents = GgmlParser.parse(MappedFiles.map(file, arena), name);
             TensorTable tensors = TensorTable.checked(name, contents.dims(), contents.tensors());
-            Vocabulary vocabulary = vocabulary(contents, name);
+            Vocabulary vocabulary = vocabulary(contents);
             return new GgmlModelFile(name, arena, contents, tensors, vocabulary, generation(vocabulary, name));
         } catch (RuntimeException e) {
             arena.close();
@@ -63,7 +63,7 @@ public final class GgmlModelFile implements WeightSource {
         }
     }
 
-    private static Vocabulary vocabulary(GgmlContents contents, String name) {
+    private static Vocabulary vocabulary(GgmlContents contents) {
         SpecialTokens specials = SpecialTokens.forVocabSize(contents.dims().nVocab());
         // Files may also spell a few special tokens after the BPE ranks; the ids say what they are.
         return new Vocabulary(contents.tokens().subList(0, specials.eot()), specials,

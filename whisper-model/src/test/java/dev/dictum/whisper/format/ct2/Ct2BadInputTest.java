@@ -108,6 +108,50 @@ class Ct2BadInputTest {
         }
     }
 
+    @Test
+    void tokenizerJsonAsFasterWhisperShipsIt() throws IOException {
+        java.util.List<String> tokens = Ct2Writer.tokens(51864);
+        var vocab = new java.util.LinkedHashMap<String, Integer>();
+        var added = new java.util.ArrayList<java.util.Map<String, Object>>();
+        for (int id = 0; id < tokens.size(); id++) {
+            if (id <= 50256) {
+                vocab.put(tokens.get(id), id);
+            } else {
+                added.add(java.util.Map.of("id", id, "content", tokens.get(id), "special", true));
+            }
+        }
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
+                java.util.Map.of("model", java.util.Map.of("type", "BPE", "vocab", vocab), "added_tokens", added));
+        Path d = copy(dir -> {
+            delete(dir.resolve("vocabulary.json"));
+            writeString(dir.resolve("tokenizer.json"), json);
+        });
+        try (Ct2ModelDirectory m = Ct2ModelDirectory.open(d); Ct2ModelDirectory ref = Ct2ModelDirectory.open(good.dir())) {
+            assertThat(m.vocabulary().languageCodes()).isEqualTo(ref.vocabulary().languageCodes());
+            assertThat(m.vocabulary().bytes(198)).isEqualTo(ref.vocabulary().bytes(198)).isEqualTo(new byte[] {'\n'});
+        }
+        assertRejected(copy(dir -> {
+            delete(dir.resolve("vocabulary.json"));
+            writeString(dir.resolve("tokenizer.json"), json.replace("\"<|startoftranscript|>\"", "\"<|sot|>\""));
+        }), "tokenizer.json", "token 50257 is '<|sot|>', expected <|startoftranscript|>");
+    }
+
+    @Test
+    void duplicateTokensAreNotABpeVocabulary() {
+        java.util.List<String> tokens = new java.util.ArrayList<>(Ct2Writer.tokens(51864));
+        tokens.set(1000, tokens.get(999));
+        assertRejected(copy(d -> writeString(d.resolve("vocabulary.json"), toJson(tokens))), "vocabulary.json",
+                "not a byte-level BPE vocabulary (tokens 999 and 1000 have the same bytes)");
+    }
+
+    private static String toJson(Object o) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(o);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** Offset of the dtype byte of a variable of this rank: after its name string, rank byte and dims. */
     private static int dtypeOffset(String variable, int rank) {
         return (int) (long) good.variableOffsets().get(variable) + 2 + variable.length() + 1 + 1 + 4 * rank;

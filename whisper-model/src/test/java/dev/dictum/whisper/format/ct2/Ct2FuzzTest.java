@@ -19,7 +19,7 @@ import java.nio.file.Path;
 class Ct2FuzzTest {
     private static final Path DIR = directoryWithVocabulary();
 
-    @FuzzTest
+    @FuzzTest(maxDuration = "90s")
     void openAndReadEverything(byte[] modelBin) throws IOException {
         Files.write(DIR.resolve("model.bin"), modelBin);
         try (Ct2ModelDirectory m = Ct2ModelDirectory.open(DIR)) {

@@ -40,7 +40,7 @@ class Ct2RoundTripTest {
     }
 
     @Test
-    void multilingualVocabularyConfigAndAlignmentHeads() {
+    void multilingualVocabularyConfigAndAlignmentHeads() throws java.io.IOException {
         Ct2Writer.write(dir, TinyWhisper.MULTI, SEED, Ct2Writer.Type.INT8_FLOAT16);
         try (Ct2ModelDirectory m = Ct2ModelDirectory.open(dir)) {
             assertThat(m.dims()).isEqualTo(TinyWhisper.MULTI);
@@ -51,6 +51,11 @@ class Ct2RoundTripTest {
             assertThat(m.generation().suppressTokens()).contains(50258, 50359, 50363).doesNotContain(50257, 50364);
             assertThat(m.alignmentHeads()).containsExactly(new AlignmentHead(1, 0), new AlignmentHead(1, 1));
         }
+        java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"lang_ids\": [50259, 50260]}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Ct2ModelDirectory.open(dir))
+                .isInstanceOf(dev.dictum.whisper.format.ModelFormatException.class)
+                .hasMessage(dir.resolve("config.json") + ": lang_ids lack token 50261; a model of 51866 tokens has 100"
+                        + " languages from 50259");
     }
 
     /** What the converter leaves each tensor as: weights int8 where quantized, everything else the float type. */

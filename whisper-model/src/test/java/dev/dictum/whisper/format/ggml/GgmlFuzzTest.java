@@ -16,7 +16,7 @@ import java.nio.file.Path;
  */
 class GgmlFuzzTest {
 
-    @FuzzTest
+    @FuzzTest(maxDuration = "90s")
     void openAndReadEverything(byte[] data) throws IOException {
         Path file = Files.createTempFile("ggml-fuzz", ".bin");
         try {

@@ -1,0 +1,97 @@
+package dev.dictum.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dictum.audio.AudioInput;
+import dev.dictum.gpu.Backends;
+import dev.dictum.whisper.session.EngineBenchmark;
+import dev.dictum.whisper.session.WhisperEngine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dictum bench}: encoder milliseconds per 30-second window and decoder milliseconds per
+ * token, as median / min / max over runs. A measurement tool, not a test: numbers depend on the
+ * machine and on what else it is doing.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Measure encoder ms per 30 s window and decoder ms per token (median, min, max over runs).")
+final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
+
+    @Mixin
+    CommonOptions common = new CommonOptions();
+
+    @Option(names = "--seconds", defaultValue = "30", paramLabel = "S",
+            description = "Seconds of audio per run (windows of 30 s; default 30).")
+    double seconds;
+
+    @Option(names = "--runs", defaultValue = "5", paramLabel = "N", description = "Timed runs after one warm-up (default 5).")
+    int runs;
+
+    @Option(names = "--tokens", defaultValue = "64", paramLabel = "T",
+            description = "Decoder tokens per run, fed one at a time after the prompt (default 64).")
+    int tokens;
+
+    @Option(names = "--audio", paramLabel = "WAV", description = "Audio to encode (default: a synthetic signal).")
+    Path audio;
+
+    @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...}}.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public boolean verbose() {
+        return common.verbose;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Logging.configure(common.verbose);
+        if (runs < 1 || tokens < 1 || !(seconds > 0) || seconds > 3600) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--runs and --tokens must be at least 1, --seconds in (0, 3600]");
+        }
+        float[] samples = audio == null ? EngineBenchmark.syntheticAudio(seconds) : AudioInput.readMono16k(audio);
+        try (WhisperEngine engine = WhisperEngine.load(common.model, Backends.open(common.backend))) {
+            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, runs, tokens);
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                ObjectMapper m = new ObjectMapper();
+                ObjectNode o = m.createObjectNode();
+                stats(o.putObject("encoder_ms"), r.encoderMs());
+                stats(o.putObject("decode_ms_per_token"), r.decodeMsPerToken());
+                o.put("windows_per_run", r.windows());
+                o.put("tokens_per_run", r.tokens());
+                o.put("runs", runs);
+                o.put("backend", engine.model().backend().name());
+                o.put("model", engine.model().source().description());
+                out.println(m.writeValueAsString(o));
+            } else {
+                out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.model().source().description(),
+                        engine.model().backend().name());
+                out.printf(Locale.ROOT, "encoder  %8.1f ms per 30 s window (median; min %.1f, max %.1f; %d runs x %d windows)%n",
+                        r.encoderMs().median(), r.encoderMs().min(), r.encoderMs().max(), runs, r.windows());
+                out.printf(Locale.ROOT, "decoder  %8.2f ms per token       (median; min %.2f, max %.2f; %d runs x %d tokens)%n",
+                        r.decodeMsPerToken().median(), r.decodeMsPerToken().min(), r.decodeMsPerToken().max(), runs,
+                        r.tokens());
+            }
+            out.flush();
+        }
+        return 0;
+    }
+
+    private static void stats(ObjectNode o, EngineBenchmark.Stats s) {
+        o.put("median", s.median());
+        o.put("min", s.min());
+        o.put("max", s.max());
+    }
+}

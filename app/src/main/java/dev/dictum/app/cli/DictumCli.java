@@ -1,0 +1,40 @@
+package dev.dictum.app.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code dictum}: the command-line face of the engine. */
+@Command(name = "dictum", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Local speech recognition with Whisper: transcribe WAV files, benchmark the engine.",
+        subcommands = {TranscribeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class DictumCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (transcribe, bench)");
+    }
+
+    /** Builds the command line with Dictum's error handling: one line per error, exit codes 1 and 2. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new DictumCli());
+        cl.setExecutionExceptionHandler(new OneLineErrors());
+        cl.setParameterExceptionHandler(new OneLineErrors());
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = commandLine().execute(args);
+        } catch (Error e) {
+            // picocli hands only Exceptions to the handler; an Error (out of memory) still gets one line.
+            System.err.println("dictum: error: " + OneLineErrors.describe(e));
+            code = OneLineErrors.INPUT_ERROR;
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+}

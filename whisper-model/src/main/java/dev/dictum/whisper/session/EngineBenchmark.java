@@ -1,0 +1,109 @@
+package dev.dictum.whisper.session;
+
+import dev.dictum.whisper.mel.LogMel;
+import dev.dictum.whisper.model.DecoderState;
+import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.WhisperModel;
+import dev.dictum.whisper.tokenizer.SpecialTokens;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * Times the two costs that matter: encoding a 30-second window, and one decoder step (one new
+ * token with the KV cache, including the vocabulary projection). The decoder is fed the prompt,
+ * then the argmax text token each step (end-of-text is not allowed to stop it), so every run
+ * times the same number of steps whatever the weights say.
+ */
+public final class EngineBenchmark {
+    /** Median, min and max of per-run values. */
+    public record Stats(double median, double min, double max) {
+        static Stats of(double[] v) {
+            double[] s = v.clone();
+            Arrays.sort(s);
+            int n = s.length;
+            double median = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+            return new Stats(median, s[0], s[n - 1]);
+        }
+    }
+
+    public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens) {
+    }
+
+    private EngineBenchmark() {
+    }
+
+    /** Deterministic speech-like test signal: a few gliding harmonics under noise. */
+    public static float[] syntheticAudio(double seconds) {
+        int n = (int) Math.round(seconds * 16000);
+        float[] a = new float[n];
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int i = 0; i < n; i++) {
+            double t = i / 16000.0;
+            double f0 = 140 + 40 * Math.sin(2 * Math.PI * 0.7 * t);
+            double v = 0;
+            for (int h = 1; h <= 6; h++) {
+                v += Math.sin(2 * Math.PI * f0 * h * t) / h;
+            }
+            a[i] = (float) (0.2 * v * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t)) + 0.01 * rnd.nextGaussian());
+        }
+        return a;
+    }
+
+    public static Result run(WhisperEngine engine, float[] audio16k, int runs, int tokens) {
+        WhisperModel m = engine.model();
+        LogMel mel = new LogMel(m.dims().nMels());
+        int windows = Math.max(1, (int) Math.ceil(audio16k.length / 480000.0));
+        float[][] mels = new float[windows][];
+        for (int w = 0; w < windows; w++) {
+            int from = w * 480000;
+            mels[w] = mel.window(Arrays.copyOfRange(audio16k, from, Math.min(audio16k.length, from + 480000)));
+        }
+        SpecialTokens sp = m.vocabulary().specials();
+        int[] prompt = m.dims().isMultilingual()
+                ? new int[] {sp.sot(), sp.firstLanguage(), sp.transcribe(), sp.noTimestamps()}
+                : new int[] {sp.sot(), sp.noTimestamps()};
+        int steps = Math.min(tokens, m.dims().nTextCtx() - prompt.length);
+        double[] enc = new double[runs];
+        double[] dec = new double[runs];
+        float[][] logits = new float[1][m.dims().nVocab()];
+        int[][] next = new int[1][1];
+        try (DecoderState state = m.newDecoder(1)) {
+            for (int r = -1; r < runs; r++) { // run -1 warms up the JIT and the caches
+                long encNanos = 0;
+                EncodedAudio last = null;
+                for (float[] window : mels) {
+                    if (last != null) {
+                        last.close();
+                    }
+                    long t0 = System.nanoTime();
+                    last = m.encode(window);
+                    encNanos += System.nanoTime() - t0;
+                }
+                state.reset(last, 1);
+                state.feed(new int[][] {prompt}, logits);
+                long t0 = System.nanoTime();
+                for (int s = 0; s < steps; s++) {
+                    next[0][0] = argmaxText(logits[0], sp.eot());
+                    state.feed(next, logits);
+                }
+                long decNanos = System.nanoTime() - t0;
+                last.close();
+                if (r >= 0) {
+                    enc[r] = encNanos / 1e6 / windows;
+                    dec[r] = decNanos / 1e6 / steps;
+                }
+            }
+        }
+        return new Result(Stats.of(enc), Stats.of(dec), windows, steps);
+    }
+
+    private static int argmaxText(float[] logits, int eot) {
+        int best = 0;
+        for (int i = 1; i < eot; i++) {
+            if (logits[i] > logits[best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
+}
