@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
@@ -15,6 +16,9 @@ import java.nio.ByteOrder;
  * its own part of the matrix front to back and the hardware prefetchers stay on it.
  */
 final class Gemv {
+
+    /** A constant layout: building one per call (withOrder) defeats C2's var-handle inlining. */
+    private static final ValueLayout.OfFloat F32_LE = JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private Gemv() {
     }
@@ -38,7 +42,7 @@ final class Gemv {
             int r1 = Math.min(n, r0 + rowsPerTask);
             for (int r = r0; r < r1; r++) {
                 long off = r * rowBytes;
-                float scale = scales == null ? 1f : scales.getAtIndex(JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), r);
+                float scale = scales == null ? 1f : scales.getAtIndex(F32_LE, r);
                 for (int i = 0; i < m; i++) {
                     float dot = kernel.dot(seg, off, k, a, aOff + i * lda);
                     c[cOff + i * ldc + r] = e.apply(scales == null ? dot : dot * scale, i, r);

@@ -1,10 +1,16 @@
 package dev.dictum.gpu.cpu;
 
 
+import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
+import static jdk.incubator.vector.VectorOperators.S2I;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /** f16 and bf16 weights: widened exactly in registers ({@link HalfFloats}), then a vector dot. */
@@ -27,20 +33,34 @@ final class GemvHalf extends GemvKernel {
         return f16 ? dotF16(w, off, k, x, xo) : dotBf16(w, off, k, x, xo);
     }
 
+    /**
+     * The conversion is written out here rather than called: as a separate method it gets compiled
+     * on its own first, is then too big to inline ("already compiled into a big method"), and
+     * every vector crossing the call is boxed — measured 5× slower.
+     */
     private static float dotF16(MemorySegment w, long off, int k, float[] x, int xo) {
-        FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+        FloatVector a0 = FloatVector.zero(F), a1 = a0;
         int i = 0;
-        for (; i <= k - 4 * L; i += 4 * L) {
+        for (; i <= k - 2 * L; i += 2 * L) {
             long o = off + 2L * i;
-            a0 = HalfFloats.loadF16(w, o).fma(FloatVector.fromArray(F, x, xo + i), a0);
-            a1 = HalfFloats.loadF16(w, o + 2 * L).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
-            a2 = HalfFloats.loadF16(w, o + 4 * L).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
-            a3 = HalfFloats.loadF16(w, o + 6 * L).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
+            IntVector h0 = (IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0);
+            IntVector h1 = (IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 2 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0);
+            IntVector em0 = h0.and(0x7fff);
+            IntVector em1 = h1.and(0x7fff);
+            FloatVector f0 = em0.lanewise(LSHL, 13).reinterpretAsFloats().mul(0x1p112f);
+            FloatVector f1 = em1.lanewise(LSHL, 13).reinterpretAsFloats().mul(0x1p112f);
+            IntVector s0 = h0.and(0x8000).lanewise(LSHL, 16)
+                    .or(em0.add(0x400).lanewise(LSHR, 15).neg().and(0x7f800000))
+                    .or(em0.add(0x3ff).lanewise(LSHR, 15).lanewise(LSHL, 22));
+            IntVector s1 = h1.and(0x8000).lanewise(LSHL, 16)
+                    .or(em1.add(0x400).lanewise(LSHR, 15).neg().and(0x7f800000))
+                    .or(em1.add(0x3ff).lanewise(LSHR, 15).lanewise(LSHL, 22));
+            a0 = f0.reinterpretAsInts().or(s0).reinterpretAsFloats().fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a1 = f1.reinterpretAsInts().or(s1).reinterpretAsFloats().fma(FloatVector.fromArray(F, x, xo + i + L), a1);
         }
-        for (; i <= k - L; i += L) {
-            a0 = HalfFloats.loadF16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
-        }
-        float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
+        float s = CpuVectors.sum(a0.add(a1));
         for (; i < k; i++) {
             s += Float.float16ToFloat(w.get(LE, off + 2L * i)) * x[xo + i];
         }

@@ -1,11 +1,7 @@
 package dev.dictum.gpu.cpu;
 
-import static jdk.incubator.vector.VectorOperators.GE;
-import static jdk.incubator.vector.VectorOperators.GT;
-import static jdk.incubator.vector.VectorOperators.OR;
-import static jdk.incubator.vector.VectorOperators.I2F;
 import static jdk.incubator.vector.VectorOperators.LSHL;
-import static jdk.incubator.vector.VectorOperators.LT;
+import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.S2I;
 
 import java.lang.foreign.MemorySegment;
@@ -17,11 +13,10 @@ import jdk.incubator.vector.ShortVector;
 /**
  * Exact vectorised f16 → f32 and bf16 → f32 (the Vector API has no half-float conversion op).
  *
- * <p>f16: normal numbers only need their exponent re-biased (+112 = 127 − 15, i.e. add
- * 0x38000000 to the bits shifted into place); inf/NaN need the exponent forced to 255 (re-bias
- * twice); subnormals are {@code mantissa × 2⁻²⁴}, computed exactly by an int→float conversion and a
- * power-of-two multiply (avoids denormal float arithmetic, which is slow on some cores). NaNs are
- * quietened exactly as {@link Float#float16ToFloat} does, so the result is bit-identical to it.
+ * <p>f16: exponent and mantissa shifted into f32 position and multiplied by 2¹¹² (exact for
+ * normals and subnormals); inf/NaN get the f32 exponent forced to 255 and NaNs are quietened
+ * exactly as {@link Float#float16ToFloat} does, so the result is bit-identical to it (checked for
+ * all 65536 patterns in the tests).
  */
 final class HalfFloats {
 
@@ -40,16 +35,22 @@ final class HalfFloats {
         return ((IntVector) h.convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats();
     }
 
-    /** Lanes hold f16 bit patterns in their low 16 bits (sign extension above is ignored). */
+    /**
+     * Lanes hold f16 bit patterns in their low 16 bits (sign extension above is ignored). Only
+     * integer adds/shifts/ors and one multiply, no masks or blends (the masked form measured 5×
+     * slower in the f16 GEMV).
+     */
     static FloatVector f16ToF32(IntVector x) {
         IntVector em = x.and(0x7fff);
         IntVector sign = x.and(0x8000).lanewise(LSHL, 16);
-        IntVector normal = em.lanewise(LSHL, 13).add(0x38000000);
-        normal = normal.blend(normal.add(0x38000000), em.compare(GE, 0x7c00));
-        FloatVector sub = ((FloatVector) em.convert(I2F, 0)).mul(0x1p-24f);
-        IntVector bits = normal.blend(sub.reinterpretAsInts(), em.compare(LT, 0x400)).or(sign);
-        // NaNs come out quiet, as Float.float16ToFloat and the F16C instruction make them.
-        bits = bits.lanewise(OR, 0x00400000, em.compare(GT, 0x7c00));
-        return bits.reinterpretAsFloats();
+        // Normal and subnormal alike: the f16 bits moved to f32 position are the value × 2⁻¹¹²
+        // (exponent bias 127 vs 15); one exact power-of-two multiply restores it.
+        FloatVector finite = em.lanewise(LSHL, 13).reinterpretAsFloats().mul(0x1p112f);
+        // Exponent all ones (em ≥ 0x7c00): force the f32 exponent to 255; NaN (em > 0x7c00): set
+        // the quiet bit, as Float.float16ToFloat does.
+        IntVector inf = em.add(0x400).lanewise(LSHR, 15);
+        IntVector nan = em.add(0x3ff).lanewise(LSHR, 15);
+        IntVector special = inf.neg().and(0x7f800000).or(nan.lanewise(LSHL, 22));
+        return finite.reinterpretAsInts().or(special).or(sign).reinterpretAsFloats();
     }
 }
