@@ -16,8 +16,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Shape chosen by measurement ({@code KernelProbe}, one core, KC = 128, 512-bit, GFLOP/s per
  * CPU-second; peak 116): 6×2 ≈ 88, 4×3 ≈ 88, 4×4 77, 6×3 70, 8×3 68, 6×4 66. Tiles with more
  * accumulators lose: C2's register allocation of 18–24 live vectors plus the broadcasts spills.
- * 256-bit vectors with the same 6×2 tile reach only ~38 (twice the instructions for the same
- * double-pumped FMA work), so the preferred 512-bit species is the default.
+ * At KC = 256: 512-bit 6×2 ≈ 88–92, 256-bit 6×2 ≈ 74 (same double-pumped FMA throughput on
+ * Zen 4, but twice the loads, broadcasts and loop overhead per FLOP), so the preferred 512-bit
+ * species is the default.
  */
 final class GemmKernel {
 

@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format;
 
+import dev.dictum.whisper.format.ct2.Ct2ModelDirectory;
 import dev.dictum.whisper.format.ggml.GgmlModelFile;
 import dev.dictum.whisper.format.hf.HfModelDirectory;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class ModelFiles {
 
     private static WeightSource openFolder(Path dir) {
         if (Files.isRegularFile(dir.resolve("model.bin"))) {
-            return Ct2Models.open(dir);
+            return Ct2ModelDirectory.open(dir);
         }
         if (Files.isRegularFile(dir.resolve("config.json"))) {
             return HfModelDirectory.open(dir);
