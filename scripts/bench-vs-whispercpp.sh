@@ -19,6 +19,11 @@
 #                      JVM sees N processors (-XX:ActiveProcessorCount=N in DICTUM_JAVA_OPTS)
 #   --tokens N         whisper.cpp decodes exactly N tokens per run (EOT ignored): use it to match
 #                      the token count Dictum's bench decodes (per-token cost grows with position)
+#   --omp-passive      run whisper.cpp with OMP_WAIT_POLICY=PASSIVE. whisper.cpp 1.7.1's ggml uses
+#                      OpenMP; by default its 2 threads spin-wait at every graph barrier, which is
+#                      fastest on an idle machine but on a loaded one (other builds running) turns
+#                      into scheduler stalls that inflate encoder time 2x and per-token time 5-50x.
+#                      On a shared machine, compare with and without; an idle machine is better.
 #   --no-build         use what is already built (app/target, the bench classes)
 #   --out DIR          keep the raw JSON and logs there (default: a new bench-out/<date> folder)
 #
@@ -53,6 +58,7 @@ tokens=""
 build=1
 out=""
 make_random=0
+wc_env=()
 args=()
 orig_cmd="$0 $*"
 while [[ $# -gt 0 ]]; do
@@ -62,6 +68,7 @@ while [[ $# -gt 0 ]]; do
     --threads) threads=${2:?--threads needs a value}; shift ;;
     --tokens) tokens=${2:?--tokens needs a value}; shift ;;
     --no-build) build=0 ;;
+    --omp-passive) wc_env+=(OMP_WAIT_POLICY=PASSIVE) ;;
     --out) out=${2:?--out needs a value}; shift ;;
     --make-random-ggml) make_random=1 ;;
     -h|--help) usage ;;
@@ -173,7 +180,7 @@ run_whispercpp() { # round
   local extra=()
   [[ -n $tokens ]] && extra+=(--tokens "$tokens")
   [[ $1 -gt 1 ]] && extra+=(--no-full) # the whisper_full transcript once is enough
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
+  env "${wc_env[@]}" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
     --model "$model" --wav "$wav" --runs "$runs" --threads "$threads" "${extra[@]}" \
     >"$out/whispercpp-$1.json" 2>"$out/whispercpp-$1.log" \
     || { cat "$out/whispercpp-$1.log" >&2; die "the whisper.cpp bench failed in round $1"; }
@@ -237,13 +244,19 @@ lines.append(f"- command: `{cmd}`")
 lines.append(f"- date: {date}")
 lines.append(f"- CPU: {cpu} ({nproc} logical CPUs); load average (1/5/15 min) at start -> end: {load}")
 dthreads = "—" if wc_only else next((str(x["threads"]) for x in ddocs if "threads" in x), f"JVM sees {threads} CPUs")
-lines.append(f"- threads: whisper.cpp n_threads = {threads}; Dictum: {dthreads}")
+lines.append(f"- threads: whisper.cpp n_threads = {threads} (OpenMP, OMP_WAIT_POLICY={wdocs[0].get('omp_wait_policy')}); Dictum: {dthreads}")
 lines.append(f"- runs: {wdocs[0].get('runs')} timed (+{wdocs[0].get('warmup')} warm-up) per engine per round, {rounds} round(s), order alternating")
 lines.append(f"- whisper.cpp: {wdocs[0].get('engine')}; {wdocs[0].get('system_info')}")
 lines.append(f"- Java: {javav}")
 wt = wdocs[0].get("tokens")
 lines.append(f"- tokens decoded per run: whisper.cpp {wt} ({wdocs[0].get('token_mode')})"
              + ("" if wc_only else f"; Dictum {next((x['tokens'] for x in ddocs if 'tokens' in x), 'not reported')}"))
+try:
+    if float(load.split()[0]) > 0.5 * int(nproc):
+        lines.append(f"- WARNING: the machine was busy (load {load.split()[0]} on {nproc} CPUs): times are inflated and noisy; "
+                     "mins are the more trustworthy; see --omp-passive")
+except ValueError:
+    pass
 lines.append("")
 lines.append("| metric | Dictum | whisper.cpp | ratio Dictum/whisper.cpp |")
 lines.append("|---|---|---|---|")
@@ -254,15 +267,18 @@ for label, key in rows:
         ratio = None if dv is None or not wv else dv / wv
         lines.append(f"| {label} ({stat}) | {fmt(dv)} | {fmt(wv)} | {fmt(ratio)} |")
 lines.append("")
-text = next((x["text"] for x in wdocs if x.get("text")), "")
+def short(t, n=300):
+    return t if t is None or len(t) <= n else t[:n] + f"… ({len(t)} chars)"
+
+text = short(next((x["text"] for x in wdocs if x.get("text")), ""))
 lines.append(f"whisper.cpp transcript (whisper_full, greedy): {text}")
-g = wdocs[0].get("greedy_text")
+g = short(wdocs[0].get("greedy_text"))
 if g is not None and g != text:
     lines.append(f"whisper.cpp greedy loop of the timed runs: {g}")
 if not wc_only:
     dt = next((x.get("text") for x in ddocs if x.get("text")), None)
     if dt:
-        lines.append(f"Dictum transcript: {dt}")
+        lines.append(f"Dictum transcript: {short(dt)}")
     dtok = next((x["tokens"] for x in ddocs if "tokens" in x), None)
     if isinstance(dtok, (int, float)) and isinstance(wt, (int, float)) and wt and abs(dtok - wt) > 0.25 * wt:
         lines.append(f"WARNING: token counts differ (Dictum {dtok}, whisper.cpp {wt}); per-token cost grows with "

@@ -44,12 +44,19 @@ import java.util.Locale;
  *     so that two engines can be compared at the same sequence length (per-token cost grows with
  *     the number of cached positions). A random-weight model never emits EOT and runs to the cap.
  * </ol>
- * Median/min/max are over the timed runs (after --warmup untimed runs). As a cross-check, the
+ * The timed runs use the first 30 s window of the WAV (a longer WAV is still transcribed whole by
+ * whisper_full below). Median/min/max are over the timed runs (after --warmup untimed runs). As a cross-check, the
  * output also has whisper.cpp's own counters (whisper_print_timings after whisper_reset_timings:
  * ggml_time_us around its internal encode/decode; "decode" there counts exactly the n_tokens = 1
  * calls). Last, unless --no-full, it runs whisper_full() through whisper-jni's Java API (greedy,
  * no timestamps, no temperature fallback) on the same WAV and reports its text and wall time: the
  * transcript of the real whisper.cpp pipeline, to check both engines saw the same audio.
+ *
+ * <p>Caveats: whisper.cpp's encode includes the cross-attention K/V of the decoder layers (about
+ * 10 % of a tiny encoder's FLOPs), wherever Dictum puts that work; per-token time grows with the
+ * position, so compare at similar token counts (--tokens); ggml's OpenMP threads spin-wait by
+ * default, which on a loaded machine inflates both numbers badly (OMP_WAIT_POLICY=PASSIVE helps,
+ * and is recorded in the output).
  */
 public final class WhisperCppBench {
 
@@ -148,6 +155,10 @@ public final class WhisperCppBench {
         field(j, "wav", o.wav.toString()).append(',');
         j.append("\"audio_s\":").append(num(pcm.length / 16000.0)).append(',');
         j.append("\"threads\":").append(o.threads).append(',');
+        // whisper.cpp 1.7.1's ggml runs its threads with OpenMP (libgomp): with the default (active)
+        // wait policy its threads spin at every graph barrier, which on a loaded machine turns into
+        // scheduler-tick stalls; OMP_WAIT_POLICY=PASSIVE makes them sleep instead. Record it.
+        field(j, "omp_wait_policy", System.getenv().getOrDefault("OMP_WAIT_POLICY", "default")).append(',');
         j.append("\"runs\":").append(o.runs).append(',');
         j.append("\"warmup\":").append(o.warmup).append(',');
         j.append("\"encoder_ms\":").append(stats(encMs)).append(',');

@@ -1,7 +1,6 @@
 package dev.dictum.gpu.cpu;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -163,40 +162,61 @@ final class CpuAttention {
                 a2.mul(scale).intoArray(sc, 2 * padded + j);
                 a3.mul(scale).intoArray(sc, 3 * padded + j);
             }
-            float[] inv = new float[ROWS];
-            int[] n = new int[ROWS];
-            for (int r = 0; r < rows; r++) {
-                n[r] = visible(keys, queries, i0 + r, causal);
-                int base = r * padded;
-                float max = Float.NEGATIVE_INFINITY;
-                for (int j = 0; j < n[r]; j++) {
-                    max = Math.max(max, sc[base + j]);
-                }
-                inv[r] = 1f / expInPlace(sc, base, n[r], max);
-                // Masked keys (causal) contribute nothing to P·V.
-                for (int j = n[r]; j < last; j++) {
-                    sc[base + j] = 0f;
-                }
-            }
-            for (int d = 0; d < hd; d += L) {
-                VectorMask<Float> m = S.indexInRange(d, hd);
+            float inv0 = softmaxRow(sc, 0, visible(keys, queries, i0, causal), last);
+            float inv1 = rows > 1 ? softmaxRow(sc, padded, visible(keys, queries, i0 + 1, causal), last) : 0f;
+            float inv2 = rows > 2 ? softmaxRow(sc, 2 * padded, visible(keys, queries, i0 + 2, causal), last) : 0f;
+            float inv3 = rows > 3 ? softmaxRow(sc, 3 * padded, visible(keys, queries, i0 + 3, causal), last) : 0f;
+            int dBound = S.loopBound(hd);
+            for (int d = 0; d < dBound; d += L) {
                 FloatVector o0 = FloatVector.zero(S);
                 FloatVector o1 = o0;
                 FloatVector o2 = o0;
                 FloatVector o3 = o0;
                 for (int j = 0; j < last; j++) {
-                    FloatVector vj = FloatVector.fromArray(S, v, kv + j * kvStride + d, m);
+                    FloatVector vj = FloatVector.fromArray(S, v, kv + j * kvStride + d);
                     o0 = vj.fma(FloatVector.broadcast(S, sc[j]), o0);
                     o1 = vj.fma(FloatVector.broadcast(S, sc[padded + j]), o1);
                     o2 = vj.fma(FloatVector.broadcast(S, sc[2 * padded + j]), o2);
                     o3 = vj.fma(FloatVector.broadcast(S, sc[3 * padded + j]), o3);
                 }
-                FloatVector[] o = {o0, o1, o2, o3};
+                int o = oBase + i0 * outStride + d;
+                o0.mul(inv0).intoArray(out, o);
+                if (rows > 1) {
+                    o1.mul(inv1).intoArray(out, o + outStride);
+                }
+                if (rows > 2) {
+                    o2.mul(inv2).intoArray(out, o + 2 * outStride);
+                }
+                if (rows > 3) {
+                    o3.mul(inv3).intoArray(out, o + 3 * outStride);
+                }
+            }
+            for (int d = dBound; d < hd; d++) { // head sizes that are not a multiple of the vector
                 for (int r = 0; r < rows; r++) {
-                    o[r].mul(inv[r]).intoArray(out, oBase + (i0 + r) * outStride + d, m);
+                    float acc = 0f;
+                    for (int j = 0; j < last; j++) {
+                        acc += sc[r * padded + j] * v[kv + j * kvStride + d];
+                    }
+                    out[oBase + (i0 + r) * outStride + d] = acc * (r == 0 ? inv0 : r == 1 ? inv1 : r == 2 ? inv2 : inv3);
                 }
             }
         }
+    }
+
+    /**
+     * Exponentiates the first n scores of a row in place (shifted by their max), zeroes the masked
+     * ones up to {@code last} so they add nothing to P·V, and returns 1 / (sum of the exponentials).
+     */
+    private static float softmaxRow(float[] sc, int base, int n, int last) {
+        float max = Float.NEGATIVE_INFINITY;
+        for (int j = 0; j < n; j++) {
+            max = Math.max(max, sc[base + j]);
+        }
+        float inv = 1f / expInPlace(sc, base, n, max);
+        for (int j = n; j < last; j++) {
+            sc[base + j] = 0f;
+        }
+        return inv;
     }
 
     /** p[j] = exp(p[j] − max) for j < n; returns the sum. */
