@@ -68,6 +68,19 @@ public interface Backend extends AutoCloseable {
     void attention(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v, long kvOffset,
             long kvBatchStride, int kvStride, int[] keys, int heads, int headDim, boolean causal, Buffer out);
 
+    /**
+     * Cross-attention of {@code rows} decoder rows to one encoded window, shared by every row.
+     * {@code keysT} holds the keys transposed: channel c of key j at {@code c * keysStride + j}
+     * ({@code keysStride >= keys}), the layout in which one query's scores are broadcast FMAs along
+     * the keys; {@code values} is {@code [keys, heads * headDim]}. q and out are
+     * {@code [rows, heads * headDim]}.
+     */
+    void crossAttention(Buffer q, int rows, Buffer keysT, int keysStride, Buffer values, int keys, int heads,
+            int headDim, Buffer out);
+
+    /** {@code dst[c * dstStride + r] = src[r * cols + c]}: a {@code [rows, cols]} matrix transposed. */
+    void transpose(Buffer src, int rows, int cols, Buffer dst, int dstStride);
+
     /** Waits for all queued work. */
     void synchronize();
 

@@ -1,19 +1,23 @@
 package dev.dictum.gpu.cpu;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * The one fixed pool of daemon threads every CPU kernel shares (created once, sized to the cores).
+ * The one fixed set of daemon threads every CPU kernel shares (created once, sized to the cores).
  *
- * <p>{@link #parallelFor} hands out task indices from a shared counter; the calling thread works
- * too, so a call always finishes even when every helper is busy with another caller's work (calls
- * from several threads at once are safe and cannot deadlock). Helpers are {@code cores - 1} so
- * that caller + helpers = cores: more would only time-slice the same cores and evict each other's
- * L1/L2-resident panels. Which thread runs an index never changes the result: every task writes a
- * disjoint part of the output with a fixed summation order, so results are bit-identical run to run.
+ * <p>{@link #parallelFor} publishes a job and hands out task indices from a shared counter; the
+ * calling thread works too, so a call always finishes even when every helper is busy with another
+ * caller's work (calls from several threads at once are safe and cannot deadlock; a helper that
+ * misses a job only costs parallelism). Helpers are {@code cores - 1} so that caller + helpers =
+ * cores. Which thread runs an index never changes the result: every task writes a disjoint part of
+ * the output with a fixed summation order, so results are bit-identical run to run.
+ *
+ * <p>Why helpers spin before they sleep: a decoder step is some sixty small ops a few microseconds
+ * apart; waking a parked thread for each costs tens of microseconds (measured: a third of the
+ * step). So a helper that just finished work spins for {@link #SPIN_NANOS} watching for the next
+ * job, as OpenMP's default wait policy does, and parks only when the engine has gone quiet.
  *
  * <p>Nested calls (a task body that itself calls a kernel) run inline on the current thread.
  */
@@ -22,15 +26,27 @@ public final class ComputePool {
     /** Threads that work on one call: the helpers plus the caller. */
     public static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-    private static final ExecutorService HELPERS = THREADS == 1 ? null
-            : Executors.newFixedThreadPool(THREADS - 1, r -> {
-                Thread t = new Thread(r, "dictum-cpu-compute");
-                t.setDaemon(true);
-                return t;
-            });
+    /** How long an idle helper keeps watching for work before it parks. */
+    private static final long SPIN_NANOS = Long.getLong("dictum.cpu.spinMicros", 200) * 1000;
+
+    private static final Helper[] HELPERS = new Helper[THREADS - 1];
+
+    /** The latest job; helpers pick it up by comparing its sequence number with the last they ran. */
+    private static volatile Job current;
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     /** True while the current thread runs a task body: nested calls then go inline. */
     private static final ThreadLocal<boolean[]> IN_TASK = ThreadLocal.withInitial(() -> new boolean[1]);
+
+    static {
+        for (int i = 0; i < HELPERS.length; i++) {
+            HELPERS[i] = new Helper();
+            Thread t = new Thread(HELPERS[i], "dictum-cpu-compute-" + i);
+            t.setDaemon(true);
+            HELPERS[i].thread = t;
+            t.start();
+        }
+    }
 
     private ComputePool() {
     }
@@ -41,7 +57,7 @@ public final class ComputePool {
             return;
         }
         boolean[] inTask = IN_TASK.get();
-        if (tasks == 1 || HELPERS == null || inTask[0]) {
+        if (tasks == 1 || HELPERS.length == 0 || inTask[0]) {
             boolean was = inTask[0];
             inTask[0] = true;
             try {
@@ -53,26 +69,63 @@ public final class ComputePool {
             }
             return;
         }
-        Job job = new Job(tasks, body);
-        int helpers = Math.min(tasks, THREADS) - 1;
-        for (int h = 0; h < helpers; h++) {
-            HELPERS.execute(job::work);
+        Job job = new Job(tasks, body, SEQUENCE.incrementAndGet());
+        current = job;
+        for (Helper h : HELPERS) {
+            if (h.parked) {
+                LockSupport.unpark(h.thread);
+            }
         }
         job.work();
         job.awaitDone();
+    }
+
+    /** A helper thread: runs each new job it sees, spins a while when idle, then parks. */
+    private static final class Helper implements Runnable {
+        Thread thread;
+        volatile boolean parked;
+
+        @Override
+        public void run() {
+            int seen = 0;
+            long idleSince = System.nanoTime();
+            while (true) {
+                Job j = current;
+                if (j != null && j.sequence != seen) {
+                    seen = j.sequence;
+                    j.work();
+                    idleSince = System.nanoTime();
+                    continue;
+                }
+                if (System.nanoTime() - idleSince < SPIN_NANOS) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                parked = true;
+                // Re-check after announcing: a job published before the flag was seen gets run now.
+                Job again = current;
+                if (again == null || again.sequence == seen) {
+                    LockSupport.park(this);
+                }
+                parked = false;
+                idleSince = System.nanoTime();
+            }
+        }
     }
 
     /** One call's shared state: the next index to hand out and how many have finished. */
     private static final class Job {
         final int tasks;
         final IntConsumer body;
+        final int sequence;
         final AtomicInteger next = new AtomicInteger();
         final AtomicInteger done = new AtomicInteger();
         volatile Throwable failure;
 
-        Job(int tasks, IntConsumer body) {
+        Job(int tasks, IntConsumer body, int sequence) {
             this.tasks = tasks;
             this.body = body;
+            this.sequence = sequence;
         }
 
         void work() {
@@ -102,8 +155,9 @@ public final class ComputePool {
         }
 
         void awaitDone() {
-            // Short spin first: the last task is usually a few microseconds from finishing.
-            for (int spin = 0; spin < 2000 && done.get() < tasks; spin++) {
+            // Spin first: the last task is usually a few microseconds from finishing.
+            long start = System.nanoTime();
+            while (done.get() < tasks && System.nanoTime() - start < SPIN_NANOS) {
                 Thread.onSpinWait();
             }
             if (done.get() < tasks) {

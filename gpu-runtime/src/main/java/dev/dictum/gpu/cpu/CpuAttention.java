@@ -1,7 +1,6 @@
 package dev.dictum.gpu.cpu;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -15,7 +14,7 @@ import jdk.incubator.vector.VectorSpecies;
  * </ul>
  */
 final class CpuAttention {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = CpuVectors.F;
     private static final int L = S.length();
     private static final int ROWS = 4;
     /** Below this many queries a transposed panel costs more than it saves. */
@@ -94,7 +93,7 @@ final class CpuAttention {
                 for (; d < bound; d += L) {
                     acc = FloatVector.fromArray(S, q, qi + d).fma(FloatVector.fromArray(S, k, kj + d), acc);
                 }
-                float dot = acc.reduceLanes(VectorOperators.ADD);
+                float dot = CpuVectors.sum(acc);
                 for (; d < hd; d++) {
                     dot += q[qi + d] * k[kj + d];
                 }
@@ -230,13 +229,13 @@ final class CpuAttention {
         int j = 0;
         int bound = S.loopBound(n);
         for (; j < bound; j += L) {
-            FloatVector e = FloatVector.fromArray(S, p, base + j).sub(m).lanewise(VectorOperators.EXP);
+            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, p, base + j).sub(m));
             e.intoArray(p, base + j);
             acc = acc.add(e);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        float sum = CpuVectors.sum(acc);
         for (; j < n; j++) {
-            p[base + j] = (float) Math.exp(p[base + j] - max);
+            p[base + j] = VectorMath.exp(p[base + j] - max);
             sum += p[base + j];
         }
         return sum;

@@ -112,6 +112,25 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void crossAttention(Buffer q, int rows, Buffer keysT, int keysStride, Buffer values, int keys, int heads,
+            int headDim, Buffer out) {
+        CpuCrossAttention.run(data(q), rows, data(keysT), keysStride, data(values), keys, heads, headDim, data(out));
+    }
+
+    @Override
+    public void transpose(Buffer src, int rows, int cols, Buffer dst, int dstStride) {
+        float[] s = data(src);
+        float[] d = data(dst);
+        CpuThreads.forRange(cols, (lo, hi) -> {
+            for (int c = lo; c < hi; c++) {
+                for (int r = 0; r < rows; r++) {
+                    d[c * dstStride + r] = s[r * cols + c];
+                }
+            }
+        });
+    }
+
+    @Override
     public void synchronize() {
         // Eager: every op has finished when it returns.
     }

@@ -1,12 +1,11 @@
 package dev.dictum.gpu.cpu;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /** LayerNorm over rows (eps 1e-5, as every Whisper checkpoint uses), vectorised. */
 final class CpuLayerNorm {
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> S = CpuVectors.F;
     static final float EPS = 1e-5f;
 
     private CpuLayerNorm() {
@@ -31,7 +30,7 @@ final class CpuLayerNorm {
             for (; c < bound; c += S.length()) {
                 acc = acc.add(FloatVector.fromArray(S, x, base + c));
             }
-            float sum = acc.reduceLanes(VectorOperators.ADD);
+            float sum = CpuVectors.sum(acc);
             for (; c < cols; c++) {
                 sum += x[base + c];
             }
@@ -42,7 +41,7 @@ final class CpuLayerNorm {
                 FloatVector d = FloatVector.fromArray(S, x, base + c).sub(m);
                 acc = d.fma(d, acc);
             }
-            float var = acc.reduceLanes(VectorOperators.ADD);
+            float var = CpuVectors.sum(acc);
             for (; c < cols; c++) {
                 float d = x[base + c] - mean;
                 var += d * d;

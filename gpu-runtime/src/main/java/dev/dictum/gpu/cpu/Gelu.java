@@ -1,11 +1,9 @@
 package dev.dictum.gpu.cpu;
 
 import static jdk.incubator.vector.VectorOperators.ABS;
-import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LT;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 
 /**
@@ -20,7 +18,7 @@ import jdk.incubator.vector.VectorMask;
  * <li>otherwise erfc(|z|) = t·exp(−z² + P(t)), t = 1/(1 + |z|/2), Numerical Recipes' erfcc
  * (fractional error &lt; 1.2e-7), with Φ = 1 − ½erfc for z &gt; 0 and ½erfc for z &lt; 0, so large
  * negative x keep their relative precision instead of cancelling in 1 + erf;</li>
- * <li>exp by Cody–Waite reduction and a degree-7 polynomial; 2ⁿ from exponent bits.</li>
+ * <li>exp from {@link VectorMath}.</li>
  * </ul>
  * Relative error ≤ 1e-6 where |GELU(x)| ≥ 1e-6, the rest is below 1e-12 absolute; the scalar and
  * vector forms run the same float operations, so they agree bit for bit.
@@ -33,13 +31,6 @@ public final class Gelu {
     private static final float C0 = -1.26551223f, C1 = 1.00002368f, C2 = 0.37409196f, C3 = 0.09678418f,
             C4 = -0.18628288f, C5 = 0.27886807f, C6 = -1.13520398f, C7 = 1.48851587f, C8 = -0.82215223f,
             C9 = 0.17087277f;
-    private static final float LOG2E = 1.44269504f;
-    private static final float LN2_HI = 0.693145752f;
-    private static final float LN2_LO = 1.42860677e-6f;
-    /** 1.5·2²³: adding it rounds to an integer that then sits in the low mantissa bits. */
-    private static final float ROUNDER = 12582912f;
-    private static final int ROUNDER_BITS = Float.floatToRawIntBits(ROUNDER);
-    private static final float EXP_MIN = -87f;
 
     private Gelu() {
     }
@@ -56,7 +47,7 @@ public final class Gelu {
         } else {
             float t = 1f / Math.fma(0.5f, a, 1f);
             float p = poly(t);
-            float halfErfc = 0.5f * t * exp(Math.fma(-a, a, p));
+            float halfErfc = 0.5f * t * VectorMath.exp(Math.fma(-a, a, p));
             phi = z > 0 ? 1f - halfErfc : halfErfc;
         }
         return x * phi;
@@ -72,29 +63,6 @@ public final class Gelu {
         p = Math.fma(p, t, C2);
         p = Math.fma(p, t, C1);
         return Math.fma(p, t, C0);
-    }
-
-    /** e^x for x ≤ 0 in float; flushes to 0 below −87. */
-    private static float exp(float x) {
-        float xc = Math.max(x, EXP_MIN);
-        float t = Math.fma(xc, LOG2E, ROUNDER);
-        float n = t - ROUNDER;
-        float r = Math.fma(-n, LN2_HI, xc);
-        r = Math.fma(-n, LN2_LO, r);
-        float e = expPoly(r);
-        int bits = (Float.floatToRawIntBits(t) - ROUNDER_BITS + 127) << 23;
-        float y = e * Float.intBitsToFloat(bits);
-        return x < EXP_MIN ? 0f : y;
-    }
-
-    private static float expPoly(float r) {
-        float p = Math.fma(1f / 5040, r, 1f / 720);
-        p = Math.fma(p, r, 1f / 120);
-        p = Math.fma(p, r, 1f / 24);
-        p = Math.fma(p, r, 1f / 6);
-        p = Math.fma(p, r, 0.5f);
-        p = Math.fma(p, r, 1f);
-        return Math.fma(p, r, 1f);
     }
 
     /** GELU in place on {@code x[off .. off+n)}. */
@@ -126,25 +94,10 @@ public final class Gelu {
                 .fma(t, FloatVector.broadcast(f, C5)).fma(t, FloatVector.broadcast(f, C4))
                 .fma(t, FloatVector.broadcast(f, C3)).fma(t, FloatVector.broadcast(f, C2))
                 .fma(t, FloatVector.broadcast(f, C1)).fma(t, FloatVector.broadcast(f, C0));
-        FloatVector halfErfc = t.mul(0.5f).mul(exp(a.neg().fma(a, p)));
+        FloatVector halfErfc = t.mul(0.5f).mul(VectorMath.exp(a.neg().fma(a, p)));
         FloatVector phiBig = halfErfc.blend(FloatVector.broadcast(f, 1f).sub(halfErfc), z.compare(LT, 0f).not());
         VectorMask<Float> small = a.compare(LT, 0.5f);
         return x.mul(phiBig.blend(phiSmall, small));
     }
 
-    private static FloatVector exp(FloatVector x) {
-        var f = CpuVectors.F;
-        FloatVector xc = x.max(EXP_MIN);
-        FloatVector t = xc.fma(FloatVector.broadcast(f, LOG2E), FloatVector.broadcast(f, ROUNDER));
-        FloatVector n = t.sub(ROUNDER);
-        FloatVector r = n.neg().fma(FloatVector.broadcast(f, LN2_HI), xc);
-        r = n.neg().fma(FloatVector.broadcast(f, LN2_LO), r);
-        FloatVector e = FloatVector.broadcast(f, 1f / 5040).fma(r, FloatVector.broadcast(f, 1f / 720))
-                .fma(r, FloatVector.broadcast(f, 1f / 120)).fma(r, FloatVector.broadcast(f, 1f / 24))
-                .fma(r, FloatVector.broadcast(f, 1f / 6)).fma(r, FloatVector.broadcast(f, 0.5f))
-                .fma(r, FloatVector.broadcast(f, 1f)).fma(r, FloatVector.broadcast(f, 1f));
-        IntVector bits = ((IntVector) t.reinterpretAsInts()).sub(ROUNDER_BITS - 127).lanewise(LSHL, 23);
-        FloatVector y = e.mul(bits.reinterpretAsFloats());
-        return y.blend(0f, x.compare(LT, EXP_MIN));
-    }
 }

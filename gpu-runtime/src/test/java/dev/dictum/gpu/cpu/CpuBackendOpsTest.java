@@ -180,6 +180,54 @@ class CpuBackendOpsTest {
         assertThat(relErr(download(out, ref.length), ref)).isLessThan(1e-5);
     }
 
+    @ParameterizedTest
+    @CsvSource({"1,1500,6,64", "5,1500,4,64", "3,77,2,20", "2,13,3,48"})
+    void crossAttentionOverTransposedKeys(int rows, int keys, int heads, int hd) {
+        int d = heads * hd;
+        int stride = keys + 11; // padding past the valid keys must be ignored
+        float[] q = random(rows * d);
+        float[] k = random(keys * d);
+        float[] v = random(keys * d);
+        Buffer kT = poisoned(d * stride);
+        be.transpose(buffer(k), keys, d, kT, stride);
+        float[] kTHost = download(kT, d * stride);
+        for (int c = 0; c < d; c++) {
+            for (int j = 0; j < keys; j++) {
+                assertThat(kTHost[c * stride + j]).isEqualTo(k[j * d + c]);
+            }
+        }
+        Buffer out = poisoned(rows * d);
+        be.crossAttention(buffer(q), rows, kT, stride, buffer(v), keys, heads, hd, out);
+        double[] ref = new double[rows * d];
+        for (int r = 0; r < rows; r++) {
+            for (int h = 0; h < heads; h++) {
+                double[] s = new double[keys];
+                double max = Double.NEGATIVE_INFINITY;
+                for (int j = 0; j < keys; j++) {
+                    double dot = 0;
+                    for (int e = 0; e < hd; e++) {
+                        dot += (double) q[r * d + h * hd + e] * k[j * d + h * hd + e];
+                    }
+                    s[j] = dot / Math.sqrt(hd);
+                    max = Math.max(max, s[j]);
+                }
+                double sum = 0;
+                for (int j = 0; j < keys; j++) {
+                    s[j] = Math.exp(s[j] - max);
+                    sum += s[j];
+                }
+                for (int e = 0; e < hd; e++) {
+                    double o = 0;
+                    for (int j = 0; j < keys; j++) {
+                        o += s[j] / sum * v[j * d + h * hd + e];
+                    }
+                    ref[r * d + h * hd + e] = o;
+                }
+            }
+        }
+        assertThat(relErr(download(out, ref.length), ref)).isLessThan(1e-5);
+    }
+
     @Test
     void embedAddsTokenAndPositionRows() {
         int vocab = 50;

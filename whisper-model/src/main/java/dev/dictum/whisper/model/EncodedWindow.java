@@ -12,15 +12,19 @@ final class EncodedWindow implements EncodedAudio {
     private final int rows;
     private final int cols;
     final Buffer output;
-    final Buffer[] crossKeys;
+    /** Per layer, the keys transposed: {@code [n_state, keysStride]} (see Backend#crossAttention). */
+    final Buffer[] crossKeysT;
+    final int keysStride;
     final Buffer[] crossValues;
 
-    EncodedWindow(Backend be, int rows, int cols, Buffer output, Buffer[] crossKeys, Buffer[] crossValues) {
+    EncodedWindow(Backend be, int rows, int cols, Buffer output, Buffer[] crossKeysT, int keysStride,
+            Buffer[] crossValues) {
         this.be = be;
         this.rows = rows;
         this.cols = cols;
         this.output = output;
-        this.crossKeys = crossKeys;
+        this.crossKeysT = crossKeysT;
+        this.keysStride = keysStride;
         this.crossValues = crossValues;
     }
 
@@ -38,8 +42,8 @@ final class EncodedWindow implements EncodedAudio {
     @Override
     public void close() {
         output.close();
-        for (int i = 0; i < crossKeys.length; i++) {
-            crossKeys[i].close();
+        for (int i = 0; i < crossKeysT.length; i++) {
+            crossKeysT[i].close();
             crossValues[i].close();
         }
     }

@@ -35,7 +35,6 @@ final class KvDecoderState implements DecoderState {
     private final Buffer last;
     private final Buffer logits;
     private final int[] keyCounts;
-    private final int[] crossCounts;
     private int[] tokenScratch = new int[0];
     private int[] positionScratch = new int[0];
 
@@ -62,7 +61,6 @@ final class KvDecoderState implements DecoderState {
         last = be.allocate((long) maxBatch * n);
         logits = be.allocate((long) maxBatch * dec.dims.nVocab());
         keyCounts = new int[maxBatch];
-        crossCounts = new int[maxBatch];
         ensureScratch(Math.max(maxBatch, 4));
     }
 
@@ -108,7 +106,6 @@ final class KvDecoderState implements DecoderState {
         be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, x);
         for (int b = 0; b < batch; b++) {
             keyCounts[b] = length + len;
-            crossCounts[b] = audio.frames();
         }
         for (int l = 0; l < dec.blocks.length; l++) {
             layer(l, rows, len);
@@ -145,8 +142,8 @@ final class KvDecoderState implements DecoderState {
         AttentionWeights ca = blk.cross();
         be.layerNorm(x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), h);
         be.linear(h, 0, rows, ca.query(), ca.queryBias(), q, 0, Epilogue.NONE);
-        be.attention(q, n, batch, len, audio.crossKeys[l], audio.crossValues[l], 0, 0, n, crossCounts, heads,
-                n / heads, false, att);
+        be.crossAttention(q, rows, audio.crossKeysT[l], audio.keysStride, audio.crossValues[l], audio.frames(), heads,
+                n / heads, att);
         be.linear(att, 0, rows, ca.out(), ca.outBias(), x, 0, Epilogue.ADD);
 
         be.layerNorm(x, rows, n, blk.mlpLn().gain(), blk.mlpLn().bias(), h);

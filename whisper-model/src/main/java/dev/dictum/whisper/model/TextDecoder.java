@@ -29,19 +29,31 @@ final class TextDecoder {
         }
     }
 
-    /** Cross-attention keys and values of every layer for one encoder output. */
+    /** Row length of the transposed cross-attention keys: padded so every row starts vector-aligned. */
+    static int keysStride(int frames) {
+        return (frames + 63) / 64 * 64;
+    }
+
+    /**
+     * Cross-attention keys and values of every layer for one encoder output, computed once per
+     * window. The keys are stored transposed, the layout the per-token cross-attention reads best.
+     */
     EncodedWindow project(Backend be, Buffer encoderOutput) {
         int n = dims.nTextState();
         int t = dims.nAudioCtx();
-        Buffer[] keys = new Buffer[blocks.length];
+        int stride = keysStride(t);
+        Buffer[] keysT = new Buffer[blocks.length];
         Buffer[] values = new Buffer[blocks.length];
-        for (int l = 0; l < blocks.length; l++) {
-            AttentionWeights c = blocks[l].cross();
-            keys[l] = be.allocate((long) t * n);
-            values[l] = be.allocate((long) t * n);
-            be.linear(encoderOutput, 0, t, c.key(), null, keys[l], 0, Epilogue.NONE);
-            be.linear(encoderOutput, 0, t, c.value(), c.valueBias(), values[l], 0, Epilogue.NONE);
+        try (Buffer keys = be.allocate((long) t * n)) {
+            for (int l = 0; l < blocks.length; l++) {
+                AttentionWeights c = blocks[l].cross();
+                keysT[l] = be.allocate((long) n * stride);
+                values[l] = be.allocate((long) t * n);
+                be.linear(encoderOutput, 0, t, c.key(), null, keys, 0, Epilogue.NONE);
+                be.transpose(keys, t, n, keysT[l], stride);
+                be.linear(encoderOutput, 0, t, c.value(), c.valueBias(), values[l], 0, Epilogue.NONE);
+            }
         }
-        return new EncodedWindow(be, t, n, encoderOutput, keys, values);
+        return new EncodedWindow(be, t, n, encoderOutput, keysT, stride, values);
     }
 }

@@ -1,0 +1,131 @@
+package dev.dictum.gpu.cpu;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Decoder cross-attention on the CPU: a few query rows against one window's 1500 keys, which the
+ * decoder keeps transposed. Scores for 4·L keys at a time stay in registers while the head's
+ * channels stream past (broadcast FMAs, no horizontal sums); softmax with {@link VectorMath#exp};
+ * then P·V along the head's channels. One task per (row, head).
+ */
+final class CpuCrossAttention {
+    private static final VectorSpecies<Float> S = CpuVectors.F;
+    private static final int L = CpuVectors.L;
+    private static final ThreadLocal<float[][]> SCORES = ThreadLocal.withInitial(() -> new float[1][0]);
+
+    private CpuCrossAttention() {
+    }
+
+    static void run(float[] q, int rows, float[] kT, int keysStride, float[] v, int keys, int heads, int hd,
+            float[] out) {
+        int d = heads * hd;
+        float scale = (float) (1.0 / Math.sqrt(hd));
+        int tasks = rows * heads;
+        CpuThreads.RangeBody body = (lo, hi) -> {
+            float[] s = scores(keysStride + 4 * L);
+            for (int t = lo; t < hi; t++) {
+                int r = t / heads;
+                int h = t % heads;
+                one(q, r * d + h * hd, kT, h * hd, keysStride, v, h * hd, d, keys, hd, scale, s, out, r * d + h * hd);
+            }
+        };
+        if ((long) tasks * keys * hd < 1 << 15) {
+            body.run(0, tasks);
+        } else {
+            CpuThreads.forRange(tasks, body);
+        }
+    }
+
+    private static float[] scores(int n) {
+        float[][] holder = SCORES.get();
+        if (holder[0].length < n) {
+            holder[0] = new float[n];
+        }
+        return holder[0];
+    }
+
+    private static void one(float[] q, int qo, float[] kT, int c0, int ks, float[] v, int vo, int vStride, int keys,
+            int hd, float scale, float[] s, float[] out, int oo) {
+        int blocks = keys / (4 * L) * (4 * L);
+        int j = 0;
+        for (; j < blocks; j += 4 * L) {
+            FloatVector a0 = FloatVector.zero(S);
+            FloatVector a1 = a0;
+            FloatVector a2 = a0;
+            FloatVector a3 = a0;
+            for (int c = 0; c < hd; c++) {
+                FloatVector qc = FloatVector.broadcast(S, q[qo + c]);
+                int row = (c0 + c) * ks + j;
+                a0 = FloatVector.fromArray(S, kT, row).fma(qc, a0);
+                a1 = FloatVector.fromArray(S, kT, row + L).fma(qc, a1);
+                a2 = FloatVector.fromArray(S, kT, row + 2 * L).fma(qc, a2);
+                a3 = FloatVector.fromArray(S, kT, row + 3 * L).fma(qc, a3);
+            }
+            a0.mul(scale).intoArray(s, j);
+            a1.mul(scale).intoArray(s, j + L);
+            a2.mul(scale).intoArray(s, j + 2 * L);
+            a3.mul(scale).intoArray(s, j + 3 * L);
+        }
+        for (; j < keys; j++) {
+            float acc = 0f;
+            for (int c = 0; c < hd; c++) {
+                acc = Math.fma(q[qo + c], kT[(c0 + c) * ks + j], acc);
+            }
+            s[j] = acc * scale;
+        }
+        float max = Float.NEGATIVE_INFINITY;
+        for (int i = 0; i < keys; i++) {
+            max = Math.max(max, s[i]);
+        }
+        FloatVector m = FloatVector.broadcast(S, max);
+        FloatVector sum = FloatVector.zero(S);
+        int bound = S.loopBound(keys);
+        int i = 0;
+        for (; i < bound; i += L) {
+            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, s, i).sub(m));
+            e.intoArray(s, i);
+            sum = sum.add(e);
+        }
+        float total = CpuVectors.sum(sum);
+        for (; i < keys; i++) {
+            s[i] = VectorMath.exp(s[i] - max);
+            total += s[i];
+        }
+        float inv = 1f / total;
+        int cBound = S.loopBound(hd);
+        int c4 = hd / (4 * L) * (4 * L);
+        for (int c = 0; c < c4; c += 4 * L) { // four independent FMA chains per key
+            FloatVector o0 = FloatVector.zero(S);
+            FloatVector o1 = o0;
+            FloatVector o2 = o0;
+            FloatVector o3 = o0;
+            for (int k = 0; k < keys; k++) {
+                FloatVector p = FloatVector.broadcast(S, s[k]);
+                int row = k * vStride + vo + c;
+                o0 = FloatVector.fromArray(S, v, row).fma(p, o0);
+                o1 = FloatVector.fromArray(S, v, row + L).fma(p, o1);
+                o2 = FloatVector.fromArray(S, v, row + 2 * L).fma(p, o2);
+                o3 = FloatVector.fromArray(S, v, row + 3 * L).fma(p, o3);
+            }
+            o0.mul(inv).intoArray(out, oo + c);
+            o1.mul(inv).intoArray(out, oo + c + L);
+            o2.mul(inv).intoArray(out, oo + c + 2 * L);
+            o3.mul(inv).intoArray(out, oo + c + 3 * L);
+        }
+        for (int c = c4; c < cBound; c += L) {
+            FloatVector acc = FloatVector.zero(S);
+            for (int k = 0; k < keys; k++) {
+                acc = FloatVector.fromArray(S, v, k * vStride + vo + c).fma(FloatVector.broadcast(S, s[k]), acc);
+            }
+            acc.mul(inv).intoArray(out, oo + c);
+        }
+        for (int c = cBound; c < hd; c++) {
+            float acc = 0f;
+            for (int k = 0; k < keys; k++) {
+                acc = Math.fma(s[k], v[k * vStride + vo + c], acc);
+            }
+            out[oo + c] = acc * inv;
+        }
+    }
+}
