@@ -122,17 +122,20 @@ public final class RandomWhisper {
         t.put(p + ".bias", new long[] {n});
     }
 
+    /**
+     * Zero-mean values with standard deviation sigma. Uniform on [−√3σ, √3σ] rather than Gaussian:
+     * the same variance, and a large-v3 (1.5 G values, written once per format) generates in
+     * seconds instead of minutes.
+     */
     private static Tensor normal(SplittableRandom rnd, double sigma, long... shape) {
         long n = 1;
         for (long s : shape) {
             n *= s;
         }
         float[] v = new float[Math.toIntExact(n)];
+        float half = (float) (Math.sqrt(3) * sigma);
         for (int i = 0; i < v.length; i++) {
-            // Box-Muller without caching: simple and deterministic.
-            double u1 = rnd.nextDouble(Double.MIN_VALUE, 1.0);
-            double u2 = rnd.nextDouble();
-            v[i] = (float) (sigma * Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2));
+            v[i] = (float) (rnd.nextDouble() * 2 - 1) * half;
         }
         return new Tensor(shape, v);
     }
