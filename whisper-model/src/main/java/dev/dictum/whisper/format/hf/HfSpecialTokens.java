@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.tokenizer.LanguageCodes;
@@ -68,7 +69,7 @@ final class HfSpecialTokens {
             String code = e.getKey().substring(2, e.getKey().length() - 2);
             int i = codes.indexOf(code);
             if (i < 0) {
-                throw new ModelFormatException(generationFile + ": lang_to_id names " + OneLine.of(e.getKey())
+                throw new ModelFormatException(generationFile + ": lang_to_id names " + UntrustedText.oneLine(e.getKey())
                         + ", which is not among the model's " + codes.size() + " language tokens");
             }
             c.mismatch(generationFile, "lang_to_id " + e.getKey(), e.getValue(), expected.firstLanguage() + i);
@@ -87,8 +88,8 @@ final class HfSpecialTokens {
         Map<String, Integer> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!e.getValue().isIntegralNumber() || !e.getValue().canConvertToInt() || !isLanguage(e.getKey())) {
-                throw new ModelFormatException(file + ": lang_to_id has entry " + OneLine.quoted(e.getKey()) + ": "
-                        + OneLine.of(e.getValue().toString()));
+                throw new ModelFormatException(file + ": lang_to_id has entry " + UntrustedText.quoted(e.getKey()) + ": "
+                        + UntrustedText.oneLine(e.getValue().toString()));
             }
             out.put(e.getKey(), e.getValue().intValue());
         }
@@ -118,7 +119,7 @@ final class HfSpecialTokens {
                     }
                 }
             }
-            throw new ModelFormatException(file + ": " + field + " is " + OneLine.of(value.toString())
+            throw new ModelFormatException(file + ": " + field + " is " + UntrustedText.oneLine(value.toString())
                     + ", but vocab_size " + expected.vocabSize() + " implies " + implied);
         }
 

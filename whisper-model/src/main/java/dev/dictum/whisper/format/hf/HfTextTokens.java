@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.tokenizer.ByteLevelAlphabet;
 import java.util.Arrays;
@@ -23,19 +24,19 @@ final class HfTextTokens {
             int id = e.getValue();
             if (id >= eot) {
                 if (!isSpecial(spelled)) {
-                    throw new ModelFormatException(source + ": text token " + OneLine.quoted(spelled) + " has id " + id
+                    throw new ModelFormatException(source + ": text token " + UntrustedText.quoted(spelled) + " has id " + id
                             + ", but vocab_size " + vocabSize + " leaves room for only " + eot + " text tokens");
                 }
                 continue; // a special token; its id is checked with the others
             }
             if (tokens[id] != null) {
                 throw new ModelFormatException(source + ": id " + id + " is used by two tokens, one of them "
-                        + OneLine.quoted(spelled));
+                        + UntrustedText.quoted(spelled));
             }
             try {
                 tokens[id] = ByteLevelAlphabet.toBytes(spelled);
             } catch (IllegalArgumentException notByteLevel) {
-                throw new ModelFormatException(source + ": token " + OneLine.quoted(spelled) + " (id " + id + "): "
+                throw new ModelFormatException(source + ": token " + UntrustedText.quoted(spelled) + " (id " + id + "): "
                         + notByteLevel.getMessage(), notByteLevel);
             }
         }

@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dictum.whisper.format.ModelFormatException;
 import java.nio.file.Files;
@@ -68,8 +69,8 @@ record HfTokenizerFiles(Map<String, Integer> vocab, String vocabSource, Map<Stri
         for (Map.Entry<String, JsonNode> e : obj.properties()) {
             JsonNode v = e.getValue();
             if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
-                throw new ModelFormatException(source + ": token " + OneLine.quoted(e.getKey()) + " has id "
-                        + OneLine.of(v.toString()) + ", expected a non-negative integer");
+                throw new ModelFormatException(source + ": token " + UntrustedText.quoted(e.getKey()) + " has id "
+                        + UntrustedText.oneLine(v.toString()) + ", expected a non-negative integer");
             }
             out.put(e.getKey(), v.intValue());
         }
@@ -87,11 +88,11 @@ record HfTokenizerFiles(Map<String, Integer> vocab, String vocabSource, Map<Stri
             JsonNode content = t.get("content");
             if (id == null || !id.canConvertToInt() || !id.isIntegralNumber() || content == null
                     || !content.isTextual()) {
-                throw new ModelFormatException(source + ": entry " + OneLine.of(t.toString())
+                throw new ModelFormatException(source + ": entry " + UntrustedText.oneLine(t.toString())
                         + " has no integer id or no content");
             }
             if (out.put(content.textValue(), id.intValue()) != null) {
-                throw new ModelFormatException(source + ": token " + OneLine.quoted(content.textValue())
+                throw new ModelFormatException(source + ": token " + UntrustedText.quoted(content.textValue())
                         + " is listed twice");
             }
         }

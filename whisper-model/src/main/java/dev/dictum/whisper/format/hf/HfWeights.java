@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.ModelFormatException;
@@ -52,7 +53,7 @@ final class HfWeights {
                 }
                 Location previous = out.putIfAbsent(canonical, new Location(file, hfName));
                 if (previous != null) {
-                    throw new ModelFormatException(file.description() + ": tensor " + OneLine.of(hfName)
+                    throw new ModelFormatException(file.description() + ": tensor " + UntrustedText.oneLine(hfName)
                             + " duplicates " + previous.hfName() + " of " + previous.file().description());
                 }
             }
@@ -93,8 +94,8 @@ final class HfWeights {
             // A shard is a file next to the index: a path elsewhere is a corrupt or hostile index.
             if (!e.getValue().isTextual() || shard.isEmpty() || shard.contains("/") || shard.contains("\\")
                     || shard.equals("..") || shard.equals(".")) {
-                throw new ModelFormatException(index + ": tensor " + OneLine.of(e.getKey()) + " is in "
-                        + OneLine.of(e.getValue().toString()) + ", which is not a file name in the directory");
+                throw new ModelFormatException(index + ": tensor " + UntrustedText.oneLine(e.getKey()) + " is in "
+                        + UntrustedText.oneLine(e.getValue().toString()) + ", which is not a file name in the directory");
             }
             shards.add(shard);
         }
@@ -108,7 +109,7 @@ final class HfWeights {
         for (Map.Entry<String, JsonNode> e : map.properties()) {
             SafetensorsFile f = opened.get(e.getValue().asText());
             if (!f.contains(e.getKey())) {
-                throw new ModelFormatException(f.description() + ": missing tensor " + OneLine.of(e.getKey())
+                throw new ModelFormatException(f.description() + ": missing tensor " + UntrustedText.oneLine(e.getKey())
                         + ", which " + INDEX_FILE + " places there");
             }
         }

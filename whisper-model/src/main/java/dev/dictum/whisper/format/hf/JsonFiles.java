@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -32,10 +33,10 @@ final class JsonFiles {
         } catch (NoSuchFileException e) {
             throw new ModelFormatException(file + ": no such file", e);
         } catch (JacksonException e) {
-            throw new ModelFormatException(file + ": not valid JSON (" + OneLine.of(e.getOriginalMessage())
+            throw new ModelFormatException(file + ": not valid JSON (" + UntrustedText.oneLine(e.getOriginalMessage())
                     + locationOf(e) + ")", e);
         } catch (IOException e) {
-            throw new ModelFormatException(file + ": cannot read (" + OneLine.of(String.valueOf(e.getMessage())) + ")",
+            throw new ModelFormatException(file + ": cannot read (" + UntrustedText.oneLine(String.valueOf(e.getMessage())) + ")",
                     e);
         }
         if (root == null || !root.isObject()) {
@@ -65,7 +66,7 @@ final class JsonFiles {
             return null;
         }
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw new ModelFormatException(file + ": field " + field + " is " + OneLine.of(v.toString())
+            throw new ModelFormatException(file + ": field " + field + " is " + UntrustedText.oneLine(v.toString())
                     + ", expected an integer");
         }
         return v.intValue();
@@ -84,7 +85,7 @@ final class JsonFiles {
         for (int i = 0; i < out.length; i++) {
             JsonNode e = v.get(i);
             if (!e.isIntegralNumber() || !e.canConvertToInt()) {
-                throw new ModelFormatException(file + ": field " + field + " holds " + OneLine.of(e.toString())
+                throw new ModelFormatException(file + ": field " + field + " holds " + UntrustedText.oneLine(e.toString())
                         + ", expected integers");
             }
             out[i] = e.intValue();

@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.ModelFormatException;
 import java.io.IOException;
@@ -54,7 +55,7 @@ public final class SafetensorsFile {
         } catch (NoSuchFileException e) {
             throw new ModelFormatException(name + ": no such file", e);
         } catch (IOException e) {
-            throw new ModelFormatException(name + ": cannot read (" + OneLine.of(String.valueOf(e.getMessage())) + ")",
+            throw new ModelFormatException(name + ": cannot read (" + UntrustedText.oneLine(String.valueOf(e.getMessage())) + ")",
                     e);
         }
         long size = mapped.byteSize();
@@ -100,7 +101,7 @@ public final class SafetensorsFile {
     public HostTensor tensor(String name) {
         SafetensorsEntry e = entry(name);
         if (e.elementCount() == 0) {
-            throw new ModelFormatException(description + ": tensor " + OneLine.quoted(name) + " has shape "
+            throw new ModelFormatException(description + ": tensor " + UntrustedText.quoted(name) + " has shape "
                     + Arrays.toString(e.shape()) + " with no elements");
         }
         return new HostTensor(name, e.dtype(), e.shape(), data.asSlice(e.begin(), e.byteCount()));
@@ -109,7 +110,7 @@ public final class SafetensorsFile {
     private SafetensorsEntry entry(String name) {
         SafetensorsEntry e = entries.get(name);
         if (e == null) {
-            throw new ModelFormatException(description + ": missing tensor " + OneLine.of(name));
+            throw new ModelFormatException(description + ": missing tensor " + UntrustedText.oneLine(name));
         }
         return e;
     }

@@ -1,5 +1,6 @@
 package dev.dictum.whisper.format.hf;
 
+import dev.dictum.whisper.format.UntrustedText;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -41,9 +42,9 @@ final class SafetensorsHeader {
             root = JSON.readTree(json);
         } catch (JacksonException e) {
             throw new ModelFormatException(file + ": the safetensors header is not valid JSON ("
-                    + OneLine.of(e.getOriginalMessage()) + ")", e);
+                    + UntrustedText.oneLine(e.getOriginalMessage()) + ")", e);
         } catch (java.io.IOException e) {
-            throw new ModelFormatException(file + ": cannot parse the safetensors header: " + OneLine.of(String.valueOf(
+            throw new ModelFormatException(file + ": cannot parse the safetensors header: " + UntrustedText.oneLine(String.valueOf(
                     e.getMessage())), e);
         }
         if (root == null || !root.isObject()) {
@@ -61,7 +62,7 @@ final class SafetensorsHeader {
     }
 
     private static SafetensorsEntry entry(String name, JsonNode node, long dataSize, String file) {
-        String what = file + ": tensor " + OneLine.quoted(name);
+        String what = file + ": tensor " + UntrustedText.quoted(name);
         if (!node.isObject()) {
             throw new ModelFormatException(what + " is not described by a JSON object");
         }
@@ -71,7 +72,7 @@ final class SafetensorsHeader {
         }
         DType dtype = SafetensorsDTypes.of(dtypeNode.textValue());
         if (dtype == null) {
-            throw new ModelFormatException(what + " has dtype " + OneLine.of(dtypeNode.textValue())
+            throw new ModelFormatException(what + " has dtype " + UntrustedText.oneLine(dtypeNode.textValue())
                     + ", which is not supported (F32, F16 and BF16 are)");
         }
         long[] shape = longs(node.get("shape"), -1, what, "shape");
@@ -115,7 +116,7 @@ final class SafetensorsHeader {
         for (int i = 0; i < out.length; i++) {
             JsonNode v = node.get(i);
             if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
-                throw new ModelFormatException(what + " has " + field + " entry " + OneLine.of(v.toString())
+                throw new ModelFormatException(what + " has " + field + " entry " + UntrustedText.oneLine(v.toString())
                         + ", expected a non-negative integer");
             }
             out[i] = v.longValue();
