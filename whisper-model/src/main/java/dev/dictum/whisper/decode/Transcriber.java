@@ -50,7 +50,6 @@ public final class Transcriber {
         }
         int inputStride = N_FRAMES / model.dims().nAudioCtx(); // mel frames per output token: 2
         double timePrecision = inputStride * HOP_LENGTH / (double) SAMPLE_RATE; // 0.02 s per timestamp step
-        int nMels = mel.melBins();
         DecodingOptions base = options.decoding();
         int maxGroup = Math.max(1, Math.max(base.beamSize() == null ? 1 : base.beamSize(),
                 base.bestOf() == null ? 1 : base.bestOf()));
@@ -59,6 +58,8 @@ public final class Transcriber {
         long encodeNanos = 0;
         int encoded = 0;
 
+        // The encoding of window 0 made for language detection, kept for decoding that window.
+        EncodedAudio firstWindow = null;
         try (DecoderState raw = model.newDecoder(maxGroup)) {
             TimedDecoderState state = new TimedDecoderState(raw);
 
@@ -71,13 +72,12 @@ public final class Transcriber {
                 } else {
                     float[] first = mel.window(0);
                     long t0 = System.nanoTime();
-                    try (EncodedAudio audio = model.encode(first)) {
-                        encodeNanos += System.nanoTime() - t0;
-                        encoded++;
-                        LanguageDetection d = LanguageDetector.detect(state, audio, model.vocabulary());
-                        language = d.language();
-                        languageProbabilities = d.probabilities();
-                    }
+                    firstWindow = model.encode(first);
+                    encodeNanos += System.nanoTime() - t0;
+                    encoded++;
+                    LanguageDetection d = LanguageDetector.detect(state, firstWindow, model.vocabulary());
+                    language = d.language();
+                    languageProbabilities = d.probabilities();
                 }
             }
             base = base.withLanguage(language);
@@ -122,16 +122,23 @@ public final class Transcriber {
                 }
                 int contentLeft = total == MelWindowSource.UNKNOWN ? N_FRAMES : total - seek;
                 int segmentSize = Math.min(N_FRAMES, Math.min(contentLeft, clipEnd - seek));
-                zeroFramesFrom(window, nMels, segmentSize);
+                // Frames past the content are left as the log-mel of the zero padding that follows the
+                // audio (as Hugging Face's generate and whisper.cpp feed them) rather than zeroed as
+                // OpenAI's transcribe does: the oracle is computed that way, and the window-0 encoding
+                // made for language detection can then be decoded as it is instead of encoding twice.
                 double timeOffset = seek * HOP_LENGTH / (double) SAMPLE_RATE;
 
                 int[] prompt = prompt(allTokens, promptResetSince, initialPromptTokens, remainingPromptLength,
                         options.carryInitialPrompt());
                 DecodingResult result;
                 long t0 = System.nanoTime();
-                try (EncodedAudio audio = model.encode(window)) {
-                    encodeNanos += System.nanoTime() - t0;
-                    encoded++;
+                EncodedAudio reused = seek == 0 ? firstWindow : null;
+                firstWindow = null;
+                try (EncodedAudio audio = reused != null ? reused : model.encode(window)) {
+                    if (reused == null) {
+                        encodeNanos += System.nanoTime() - t0;
+                        encoded++;
+                    }
                     result = fallback.decode(audio, state, base.withPrompt(prompt), options, rng);
                 }
 
@@ -164,6 +171,10 @@ public final class Transcriber {
             String text = codec.decode(textTokens);
             Timings timings = new Timings(encodeNanos, encoded, state.nanos(), state.steps());
             return new TranscriptionResult(text, List.copyOf(segments), language, languageProbabilities, timings);
+        } finally {
+            if (firstWindow != null) {
+                firstWindow.close();
+            }
         }
     }
 
@@ -205,20 +216,6 @@ public final class Transcriber {
         }
         return new Segment(id, seek, piece.start(), piece.end(), text, tokens, probabilities, r.avgLogprob(),
                 r.compressionRatio(), r.noSpeechProb(), r.temperature());
-    }
-
-    /** OpenAI slices the content and pads it with zeros to 3000 frames (pad_or_trim). */
-    private static void zeroFramesFrom(float[] window, int nMels, int from) {
-        if (window.length != nMels * N_FRAMES) {
-            throw new IllegalArgumentException("window has " + window.length + " values, expected " + nMels + " x "
-                    + N_FRAMES);
-        }
-        if (from >= N_FRAMES) {
-            return;
-        }
-        for (int m = 0; m < nMels; m++) {
-            Arrays.fill(window, m * N_FRAMES + Math.max(0, from), (m + 1) * N_FRAMES, 0f);
-        }
     }
 
     private static int[] toArray(List<Integer> list) {
