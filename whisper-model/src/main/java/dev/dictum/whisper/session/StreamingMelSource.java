@@ -102,6 +102,16 @@ final class StreamingMelSource implements MelWindowSource {
         }
     }
 
+    /** Frames held now (for tests of the memory bound). */
+    int queuedFrames() {
+        lock.lock();
+        try {
+            return frames.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public int melBins() {
         return nMels;
