@@ -48,10 +48,9 @@ public final class CpuBackend implements Backend {
     @Override
     public void linear(Buffer x, long xOffset, int rows, Weight w, Weight bias, Buffer out, long outOffset,
             Epilogue epilogue) {
-        HostTensor m = w.source();
         float[] b = bias == null ? null : ((CpuWeight) bias).dense;
-        CpuLinear.run(data(x), Math.toIntExact(xOffset), rows, m, b, data(out), Math.toIntExact(outOffset),
-                epilogue);
+        CpuLinear.run(data(x), Math.toIntExact(xOffset), rows, (CpuWeight) w, b, data(out),
+                Math.toIntExact(outOffset), epilogue);
     }
 
     @Override

@@ -8,6 +8,25 @@ final class CpuLinear {
     private CpuLinear() {
     }
 
+    /** A linear layer of the model: few rows of an F16 matrix take the decoder's panel layout. */
+    static void run(float[] x, int xOff, int rows, CpuWeight weight, float[] bias, float[] out, int outOff,
+            Epilogue epilogue) {
+        GemvPanelsF16 panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : null;
+        if (panels == null) {
+            run(x, xOff, rows, weight.source(), bias, out, outOff, epilogue);
+            return;
+        }
+        HostTensor w = weight.source();
+        int n = Math.toIntExact(w.dim(0));
+        int k = Math.toIntExact(w.elementCount() / n);
+        var e = switch (epilogue) {
+            case NONE -> dev.dictum.gpu.cpu.Epilogue.of(bias, false);
+            case GELU -> dev.dictum.gpu.cpu.Epilogue.of(bias, true);
+            case ADD -> new dev.dictum.gpu.cpu.Epilogue(1f, bias, false, out, outOff, n);
+        };
+        panels.run(x, xOff, k, rows, out, outOff, n, e);
+    }
+
     static void run(float[] x, int xOff, int rows, HostTensor w, float[] bias, float[] out, int outOff,
             Epilogue epilogue) {
         int n = Math.toIntExact(w.dim(0));

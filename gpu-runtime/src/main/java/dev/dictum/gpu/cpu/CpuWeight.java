@@ -34,6 +34,29 @@ final class CpuWeight implements Weight {
         return new CpuWeight(t, f);
     }
 
+    private volatile GemvPanelsF16 panels;
+
+    /**
+     * The decoder's layout of an F16 matrix, built the first time a few-row product needs it (see
+     * {@link GemvPanelsF16}); null for other dtypes, which stream from the file.
+     */
+    GemvPanelsF16 decodePanels() {
+        if (source.dtype() != DType.F16 || source.rank() != 2) {
+            return null;
+        }
+        GemvPanelsF16 p = panels;
+        if (p == null) {
+            synchronized (this) {
+                p = panels;
+                if (p == null) {
+                    p = GemvPanelsF16.of(source);
+                    panels = p;
+                }
+            }
+        }
+        return p;
+    }
+
     @Override
     public HostTensor source() {
         return source;

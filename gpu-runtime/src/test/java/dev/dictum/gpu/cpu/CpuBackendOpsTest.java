@@ -64,6 +64,39 @@ class CpuBackendOpsTest {
         }
     }
 
+    /** F16 weights with few rows take the decoder's panel layout; many rows the GEMM. */
+    @ParameterizedTest
+    @CsvSource({"1,256,51864", "5,384,129", "2,33,7", "16,64,1000", "17,64,100"})
+    void linearF16AtDecoderAndEncoderRowCounts(int rows, int in, int out) {
+        float[] x = random(rows * in);
+        float[] w = random(out * in);
+        float[] b = random(out);
+        Weight wt = be.upload(f16("w", w, out, in));
+        Weight bt = be.upload(f32("b", b, out));
+        for (Epilogue ep : Epilogue.values()) {
+            for (int repeat = 0; repeat < 2; repeat++) { // the second call reuses the built panels
+                float[] start = random(rows * out);
+                Buffer ob = ep == Epilogue.ADD ? buffer(start) : poisoned(rows * out);
+                be.linear(buffer(x), 0, rows, wt, bt, ob, 0, ep);
+                double[] ref = new double[rows * out];
+                for (int r = 0; r < rows; r++) {
+                    for (int o = 0; o < out; o++) {
+                        double s = b[o];
+                        for (int i = 0; i < in; i++) {
+                            s += (double) x[r * in + i] * Float.float16ToFloat(Float.floatToFloat16(w[o * in + i]));
+                        }
+                        ref[r * out + o] = switch (ep) {
+                            case NONE -> s;
+                            case GELU -> gelu(s);
+                            case ADD -> s + start[r * out + o];
+                        };
+                    }
+                }
+                assertThat(relErr(download(ob, rows * out), ref)).as("f16 linear %s", ep).isLessThan(1e-5);
+            }
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"80,3000,384,1,true", "384,3000,384,2,false", "5,11,7,2,false", "3,9,4,1,true"})
     void conv1dGelu(int cin, int frames, int cout, int stride, boolean channelMajor) {
