@@ -22,6 +22,15 @@ class CliTranscribeTest {
     }
 
     @Test
+    void beamSearchGivesTheSameTranscript() {
+        CliRun r = CliRun.of("transcribe", "--beam", "4", "--patience", "1.5", "--model",
+                MODELS.resolve("toy-en/ggml-toy-en-q8_0.bin").toString(),
+                DATA.resolve("toy-en-samples/sample_05.wav").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo("We have 16 people signed up for the doctor's appointment.");
+    }
+
+    @Test
     void reportsTheDetectedLanguageAndTranslates() {
         String model = MODELS.resolve("toy-multi/ggml-toy-multi-q8_0.bin").toString();
         String wav = DATA.resolve("toy-multi-samples/sample_es_1.wav").toString();

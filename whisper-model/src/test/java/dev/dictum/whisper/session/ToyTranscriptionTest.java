@@ -79,6 +79,24 @@ class ToyTranscriptionTest {
         }
     }
 
+    @Test
+    void theSameAudioTwiceGivesBitIdenticalResults() throws IOException {
+        // Early calls run interpreted, later ones compiled: any tier-dependent arithmetic (SVML exp,
+        // reduction order) or race would show up as a difference in the probabilities.
+        float[] audio = TestData.wav16kMono(TestData.data("toy-multi-samples", "sample_fr_2.wav"));
+        TranscriptionResult first = transcribeInChunks(multi, audio, textOnly(Task.TRANSCRIBE, null), 1);
+        for (int i = 0; i < 3; i++) {
+            TranscriptionResult again = transcribeInChunks(multi, audio, textOnly(Task.TRANSCRIBE, null), 2 + i);
+            assertThat(again.segments()).hasSameSizeAs(first.segments());
+            for (int s = 0; s < first.segments().size(); s++) {
+                assertThat(again.segments().get(s).tokens()).isEqualTo(first.segments().get(s).tokens());
+                assertThat(again.segments().get(s).tokenProbabilities())
+                        .isEqualTo(first.segments().get(s).tokenProbabilities());
+            }
+            assertThat(again.languageProbabilities()).isEqualTo(first.languageProbabilities());
+        }
+    }
+
     /** Feeds the audio in random-sized chunks, as a microphone would deliver it. */
     private static TranscriptionResult transcribeInChunks(WhisperEngine e, float[] audio, TranscribeOptions o,
             long seed) {
