@@ -37,16 +37,16 @@ final class GemmKernel {
      * (row0, k0) with leading dimension lda; {@code cb} indexes C at (row0, col0). Rows past
      * {@code rows} re-read the last valid row of A (results discarded), so there is no row-tail
      * kernel. {@code cols} ≤ PW valid columns. first: the first depth block (apply alpha, bias,
-     * residual; C is not read), otherwise C accumulates. last: the final block (apply GELU).
+     * residual; C is not read), otherwise C accumulates (GELU is applied by Gemm after the last block).
      */
     static void tile(int kc, float[] a, int ab, int lda, float[] wp, int wpOff, float[] c, int cb, int ldc,
-            int rows, int cols, boolean first, boolean last, Epilogue e, int row0, int col0) {
-        tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, last, e, row0, col0);
+            int rows, int cols, boolean first, Epilogue e, int row0, int col0) {
+        tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, e, row0, col0);
     }
 
     private static void tile(int kc, float[] a, int a0, int a1, int a2, int a3, int a4, int a5, float[] wp, int wpOff,
             float[] c, int ci0, int ci1, int ci2, int ci3, int ci4, int ci5, int rows, int cols,
-            boolean first, boolean last, Epilogue e, int row0, int col0) {
+            boolean first, Epilogue e, int row0, int col0) {
         FloatVector c00 = FloatVector.zero(F), c01 = FloatVector.zero(F);
         FloatVector c10 = FloatVector.zero(F), c11 = FloatVector.zero(F);
         FloatVector c20 = FloatVector.zero(F), c21 = FloatVector.zero(F);
@@ -77,43 +77,43 @@ final class GemmKernel {
             c50 = w0.fma(b, c50);
             c51 = w1.fma(b, c51);
         }
-        store(c00, c, ci0 + 0 * L, cols - 0 * L, first, last, e, row0 + 0, col0 + 0 * L);
-        store(c01, c, ci0 + 1 * L, cols - 1 * L, first, last, e, row0 + 0, col0 + 1 * L);
+        store(c00, c, ci0 + 0 * L, cols - 0 * L, first, e, row0 + 0, col0 + 0 * L);
+        store(c01, c, ci0 + 1 * L, cols - 1 * L, first, e, row0 + 0, col0 + 1 * L);
         if (rows > 1) {
-            store(c10, c, ci1 + 0 * L, cols - 0 * L, first, last, e, row0 + 1, col0 + 0 * L);
-            store(c11, c, ci1 + 1 * L, cols - 1 * L, first, last, e, row0 + 1, col0 + 1 * L);
+            store(c10, c, ci1 + 0 * L, cols - 0 * L, first, e, row0 + 1, col0 + 0 * L);
+            store(c11, c, ci1 + 1 * L, cols - 1 * L, first, e, row0 + 1, col0 + 1 * L);
         }
         if (rows > 2) {
-            store(c20, c, ci2 + 0 * L, cols - 0 * L, first, last, e, row0 + 2, col0 + 0 * L);
-            store(c21, c, ci2 + 1 * L, cols - 1 * L, first, last, e, row0 + 2, col0 + 1 * L);
+            store(c20, c, ci2 + 0 * L, cols - 0 * L, first, e, row0 + 2, col0 + 0 * L);
+            store(c21, c, ci2 + 1 * L, cols - 1 * L, first, e, row0 + 2, col0 + 1 * L);
         }
         if (rows > 3) {
-            store(c30, c, ci3 + 0 * L, cols - 0 * L, first, last, e, row0 + 3, col0 + 0 * L);
-            store(c31, c, ci3 + 1 * L, cols - 1 * L, first, last, e, row0 + 3, col0 + 1 * L);
+            store(c30, c, ci3 + 0 * L, cols - 0 * L, first, e, row0 + 3, col0 + 0 * L);
+            store(c31, c, ci3 + 1 * L, cols - 1 * L, first, e, row0 + 3, col0 + 1 * L);
         }
         if (rows > 4) {
-            store(c40, c, ci4 + 0 * L, cols - 0 * L, first, last, e, row0 + 4, col0 + 0 * L);
-            store(c41, c, ci4 + 1 * L, cols - 1 * L, first, last, e, row0 + 4, col0 + 1 * L);
+            store(c40, c, ci4 + 0 * L, cols - 0 * L, first, e, row0 + 4, col0 + 0 * L);
+            store(c41, c, ci4 + 1 * L, cols - 1 * L, first, e, row0 + 4, col0 + 1 * L);
         }
         if (rows > 5) {
-            store(c50, c, ci5 + 0 * L, cols - 0 * L, first, last, e, row0 + 5, col0 + 0 * L);
-            store(c51, c, ci5 + 1 * L, cols - 1 * L, first, last, e, row0 + 5, col0 + 1 * L);
+            store(c50, c, ci5 + 0 * L, cols - 0 * L, first, e, row0 + 5, col0 + 0 * L);
+            store(c51, c, ci5 + 1 * L, cols - 1 * L, first, e, row0 + 5, col0 + 1 * L);
         }
     }
 
     /** One vector of a tile row through the epilogue; {@code n} ≤ 0: past the matrix, nothing to do. */
     private static void store(FloatVector v, float[] c, int ci, int n,
-            boolean first, boolean last, Epilogue e, int row, int col) {
+            boolean first, Epilogue e, int row, int col) {
         if (n >= L) {
-            finish(v, c, ci, first, last, e, row, col).intoArray(c, ci);
+            finish(v, c, ci, first, e, row, col).intoArray(c, ci);
         } else if (n > 0) {
-            storePartial(v, c, ci, n, first, last, e, row, col);
+            storePartial(v, c, ci, n, first, e, row, col);
         }
     }
 
     /** Column tail: fewer than L columns, masked so nothing past the matrix is read or written. */
     private static void storePartial(FloatVector v, float[] c, int ci, int n,
-            boolean first, boolean last, Epilogue e, int row, int col) {
+            boolean first, Epilogue e, int row, int col) {
         VectorMask<Float> m = F.indexInRange(0, n);
         if (e.alpha() != 1f) {
             v = v.mul(e.alpha());
@@ -128,14 +128,11 @@ final class GemmKernel {
         } else {
             v = v.add(FloatVector.fromArray(F, c, ci, m));
         }
-        if (last && e.gelu()) {
-            v = Gelu.gelu(v);
-        }
         v.intoArray(c, ci, m);
     }
 
     private static FloatVector finish(FloatVector v, float[] c, int ci,
-            boolean first, boolean last, Epilogue e, int row, int col) {
+            boolean first, Epilogue e, int row, int col) {
         if (e.alpha() != 1f) {
             v = v.mul(e.alpha());
         }
@@ -148,9 +145,6 @@ final class GemmKernel {
             }
         } else {
             v = v.add(FloatVector.fromArray(F, c, ci));
-        }
-        if (last && e.gelu()) {
-            v = Gelu.gelu(v);
         }
         return v;
     }
