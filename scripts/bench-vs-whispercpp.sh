@@ -172,7 +172,8 @@ fi
 run_dictum() { # round
   echo "bench-vs-whispercpp: round $1: ./dictum bench ..." >&2
   DICTUM_JAVA_OPTS="-XX:ActiveProcessorCount=$threads ${DICTUM_JAVA_OPTS:-}" \
-    ./dictum bench --model "$model" --runs "$runs" --json >"$out/dictum-$1.json" 2>"$out/dictum-$1.log" \
+    ./dictum bench --model "$model" --audio "$wav" --runs "$runs" ${tokens:+--tokens "$tokens"} --json \
+    >"$out/dictum-$1.json" 2>"$out/dictum-$1.log" \
     || die "./dictum bench failed in round $1 (see $out/dictum-$1.log)"
 }
 run_whispercpp() { # round

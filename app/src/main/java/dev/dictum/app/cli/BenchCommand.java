@@ -39,6 +39,10 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             description = "Decoder tokens per run, fed one at a time after the prompt (default 64).")
     int tokens;
 
+    @Option(names = "--warmup", defaultValue = "5", paramLabel = "W",
+            description = "Untimed runs first, so the JIT has compiled the hot loops (default 5).")
+    int warmup;
+
     @Option(names = "--audio", paramLabel = "WAV", description = "Audio to encode (default: a synthetic signal).")
     Path audio;
 
@@ -56,21 +60,22 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
     @Override
     public Integer call() throws IOException {
         Logging.configure(common.verbose);
-        if (runs < 1 || tokens < 1 || !(seconds > 0) || seconds > 3600) {
+        if (runs < 1 || tokens < 1 || warmup < 0 || !(seconds > 0) || seconds > 3600) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--runs and --tokens must be at least 1, --seconds in (0, 3600]");
+                    "--runs and --tokens must be at least 1, --warmup at least 0, --seconds in (0, 3600]");
         }
         float[] samples = audio == null ? EngineBenchmark.syntheticAudio(seconds) : AudioInput.readMono16k(audio);
         try (WhisperEngine engine = WhisperEngine.load(common.model, Backends.open(common.backend))) {
-            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, runs, tokens);
+            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectMapper m = new ObjectMapper();
                 ObjectNode o = m.createObjectNode();
                 stats(o.putObject("encoder_ms"), r.encoderMs());
                 stats(o.putObject("decode_ms_per_token"), r.decodeMsPerToken());
-                o.put("windows_per_run", r.windows());
-                o.put("tokens_per_run", r.tokens());
+                o.put("windows", r.windows());
+                o.put("tokens", r.tokens());
+                o.put("warmup_runs", warmup);
                 o.put("runs", runs);
                 o.put("backend", engine.model().backend().name());
                 o.put("model", engine.model().source().description());

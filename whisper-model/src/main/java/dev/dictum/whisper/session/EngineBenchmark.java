@@ -49,7 +49,7 @@ public final class EngineBenchmark {
         return a;
     }
 
-    public static Result run(WhisperEngine engine, float[] audio16k, int runs, int tokens) {
+    public static Result run(WhisperEngine engine, float[] audio16k, int warmup, int runs, int tokens) {
         WhisperModel m = engine.model();
         LogMel mel = new LogMel(m.dims().nMels());
         int windows = Math.max(1, (int) Math.ceil(audio16k.length / 480000.0));
@@ -68,7 +68,7 @@ public final class EngineBenchmark {
         float[][] logits = new float[1][m.dims().nVocab()];
         int[][] next = new int[1][1];
         try (DecoderState state = m.newDecoder(1)) {
-            for (int r = -1; r < runs; r++) { // run -1 warms up the JIT and the caches
+            for (int r = -warmup; r < runs; r++) { // negative runs warm up the JIT and the caches
                 long encNanos = 0;
                 EncodedAudio last = null;
                 for (float[] window : mels) {
