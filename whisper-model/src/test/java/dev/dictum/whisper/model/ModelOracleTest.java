@@ -91,6 +91,40 @@ class ModelOracleTest {
         }
     }
 
+    /** Greedy decoding (the CLI's default path, through DecodingTask) gives the oracle's exact token ids. */
+    @ParameterizedTest
+    @ValueSource(strings = {"toy-en", "toy-en/ggml-toy-en.bin", "toy-multi", "toy-multi/ggml-toy-multi-q8_0.bin"})
+    void greedyTokenIdsAreTheOracles(String model) throws Exception {
+        boolean multi = model.startsWith("toy-multi");
+        Path oracle = TestData.data(multi ? "toy-multi-oracle" : "toy-en-oracle");
+        JsonNode index = JSON.readTree(oracle.resolve("index.json").toFile());
+        try (dev.dictum.whisper.session.WhisperEngine e = dev.dictum.whisper.session.WhisperEngine.load(
+                TestData.model(model), new CpuBackend())) {
+            for (var it = index.fieldNames(); it.hasNext();) {
+                String wav = it.next();
+                String stem = wav.replace(".wav", "");
+                float[] mel = TestData.f32(oracle.resolve(stem + ".logmel.f32.bin"));
+                for (String task : multi ? new String[] {"transcribe", "translate"} : new String[] {"transcribe"}) {
+                    JsonNode entry = multi ? index.get(wav).get(task) : index.get(wav);
+                    int[] want = ints(entry.get("greedy_token_ids"));
+                    var options = dev.dictum.whisper.decode.DecodingOptions.defaults().withWithoutTimestamps(true)
+                            .withLanguage(multi ? index.get(wav).get("language").asText() : "en")
+                            .withTask(task.equals("translate") ? dev.dictum.whisper.decode.Task.TRANSLATE
+                                    : dev.dictum.whisper.decode.Task.TRANSCRIBE);
+                    try (EncodedAudio audio = e.model().encode(mel); DecoderState dec = e.model().newDecoder(1)) {
+                        var r = new dev.dictum.whisper.decode.DecodingTask(e.model(), e.codec(), options)
+                                .run(audio, dec, new java.util.SplittableRandom(0));
+                        int promptLength = multi ? 4 : 2;
+                        int[] got = r.tokens();
+                        // The oracle lists prompt + sampled tokens + eot; DecodingTask returns the sampled text.
+                        assertThat(got).as("%s %s %s", model, wav, task)
+                                .isEqualTo(Arrays.copyOfRange(want, promptLength, want.length - 1));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void reorderKeepsEachSequencesCache() throws Exception {
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(TestData.model("toy-en")), new CpuBackend())) {
