@@ -20,9 +20,9 @@ final class CpuLinear {
         int n = Math.toIntExact(w.dim(0));
         int k = Math.toIntExact(w.elementCount() / n);
         var e = switch (epilogue) {
-            case NONE -> dev.dictum.gpu.cpu.Epilogue.of(bias, false);
-            case GELU -> dev.dictum.gpu.cpu.Epilogue.of(bias, true);
-            case ADD -> new dev.dictum.gpu.cpu.Epilogue(1f, bias, false, out, outOff, n);
+            case NONE -> KernelEpilogue.of(bias, false);
+            case GELU -> KernelEpilogue.of(bias, true);
+            case ADD -> new KernelEpilogue(1f, bias, false, out, outOff, n);
         };
         panels.run(x, xOff, k, rows, out, outOff, n, e);
     }

@@ -36,7 +36,7 @@ final class Gemm {
     }
 
     static void run(float[] a, int aOff, int lda, int m, int n, int k, GemmPanels w,
-            float[] c, int cOff, int ldc, Epilogue e) {
+            float[] c, int cOff, int ldc, KernelEpilogue e) {
         int nBlocks = (n + NC - 1) / NC;
         int mTiles = (m + MR - 1) / MR;
         int wanted = 4 * ComputePool.THREADS;
@@ -54,7 +54,7 @@ final class Gemm {
 
     /** Rows [m0, m1) × columns [n0, n0+nc) of C, all depths. */
     private static void block(float[] a, int aOff, int lda, int m0, int m1, int n0, int nc, int k,
-            GemmPanels w, float[] c, int cOff, int ldc, Epilogue e) {
+            GemmPanels w, float[] c, int cOff, int ldc, KernelEpilogue e) {
         float[][] scratch = SCRATCH.get();
         float[] panel = scratch[0];
         float[] rowTmp = scratch[1];

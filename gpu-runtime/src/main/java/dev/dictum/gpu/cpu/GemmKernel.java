@@ -40,13 +40,13 @@ final class GemmKernel {
      * residual; C is not read), otherwise C accumulates (GELU is applied by Gemm after the last block).
      */
     static void tile(int kc, float[] a, int ab, int lda, float[] wp, int wpOff, float[] c, int cb, int ldc,
-            int rows, int cols, boolean first, Epilogue e, int row0, int col0) {
+            int rows, int cols, boolean first, KernelEpilogue e, int row0, int col0) {
         tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, e, row0, col0);
     }
 
     private static void tile(int kc, float[] a, int a0, int a1, int a2, int a3, int a4, int a5, float[] wp, int wpOff,
             float[] c, int ci0, int ci1, int ci2, int ci3, int ci4, int ci5, int rows, int cols,
-            boolean first, Epilogue e, int row0, int col0) {
+            boolean first, KernelEpilogue e, int row0, int col0) {
         FloatVector c00 = FloatVector.zero(F), c01 = FloatVector.zero(F);
         FloatVector c10 = FloatVector.zero(F), c11 = FloatVector.zero(F);
         FloatVector c20 = FloatVector.zero(F), c21 = FloatVector.zero(F);
@@ -103,7 +103,7 @@ final class GemmKernel {
 
     /** One vector of a tile row through the epilogue; {@code n} ≤ 0: past the matrix, nothing to do. */
     private static void store(FloatVector v, float[] c, int ci, int n,
-            boolean first, Epilogue e, int row, int col) {
+            boolean first, KernelEpilogue e, int row, int col) {
         if (n >= L) {
             finish(v, c, ci, first, e, row, col).intoArray(c, ci);
         } else if (n > 0) {
@@ -113,7 +113,7 @@ final class GemmKernel {
 
     /** Column tail: fewer than L columns, masked so nothing past the matrix is read or written. */
     private static void storePartial(FloatVector v, float[] c, int ci, int n,
-            boolean first, Epilogue e, int row, int col) {
+            boolean first, KernelEpilogue e, int row, int col) {
         VectorMask<Float> m = F.indexInRange(0, n);
         if (e.alpha() != 1f) {
             v = v.mul(e.alpha());
@@ -132,7 +132,7 @@ final class GemmKernel {
     }
 
     private static FloatVector finish(FloatVector v, float[] c, int ci,
-            boolean first, Epilogue e, int row, int col) {
+            boolean first, KernelEpilogue e, int row, int col) {
         if (e.alpha() != 1f) {
             v = v.mul(e.alpha());
         }

@@ -23,7 +23,7 @@ final class Gemv {
     private Gemv() {
     }
 
-    static void run(float[] a, int aOff, int lda, int m, HostTensor w, float[] c, int cOff, int ldc, Epilogue e) {
+    static void run(float[] a, int aOff, int lda, int m, HostTensor w, float[] c, int cOff, int ldc, KernelEpilogue e) {
         int n = Math.toIntExact(w.dim(0));
         int k = Math.toIntExact(w.elementCount() / n);
         DType t = w.dtype();

@@ -61,7 +61,7 @@ final class GemvPanelsF16 {
     }
 
     /** C[i, :] = epilogue(A[i, :] · Wᵀ) for {@code m} rows of A. */
-    void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, Epilogue e) {
+    void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
         int panelCount = (n + P - 1) / P;
         int tasks = (long) n * k < 1 << 17 ? 1 : Math.min(panelCount, 8 * ComputePool.THREADS);
         int per = (panelCount + tasks - 1) / tasks;
@@ -75,7 +75,7 @@ final class GemvPanelsF16 {
         });
     }
 
-    private void panel(int p, float[] a, int ao, float[] c, int co, int row, Epilogue e) {
+    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
         FloatVector c0 = FloatVector.zero(F);
         FloatVector c1 = c0;
         FloatVector c2 = c0;
@@ -105,7 +105,7 @@ final class GemvPanelsF16 {
         return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats().mul(0x1p112f);
     }
 
-    private void store(FloatVector v, float[] c, int co, int col, int row, Epilogue e) {
+    private void store(FloatVector v, float[] c, int co, int col, int row, KernelEpilogue e) {
         if (col + L <= n && e.residual() == null && !e.gelu()) {
             if (e.bias() != null) {
                 v = v.add(FloatVector.fromArray(F, e.bias(), col));

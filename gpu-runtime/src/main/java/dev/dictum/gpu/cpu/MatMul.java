@@ -28,13 +28,13 @@ public final class MatMul {
     /** C[M, N] = A[M, K] · Wᵀ + bias (bias may be null). */
     public static void linear(float[] a, int aOff, int lda, int m, HostTensor w, float[] bias,
             float[] c, int cOff, int ldc) {
-        run(a, aOff, lda, m, w, c, cOff, ldc, Epilogue.of(bias, false));
+        run(a, aOff, lda, m, w, c, cOff, ldc, KernelEpilogue.of(bias, false));
     }
 
     /** C = gelu(A · Wᵀ + bias), exact erf GELU. */
     public static void linearGelu(float[] a, int aOff, int lda, int m, HostTensor w, float[] bias,
             float[] c, int cOff, int ldc) {
-        run(a, aOff, lda, m, w, c, cOff, ldc, Epilogue.of(bias, true));
+        run(a, aOff, lda, m, w, c, cOff, ldc, KernelEpilogue.of(bias, true));
     }
 
     /** C = residual + A · Wᵀ + bias. {@code residual} may be {@code c} itself (same offset and stride). */
@@ -42,7 +42,7 @@ public final class MatMul {
             float[] residual, int rOff, int ldr, float[] c, int cOff, int ldc) {
         int n = Math.toIntExact(w.dim(0));
         checkMatrix("residual", residual, rOff, ldr, m, n);
-        run(a, aOff, lda, m, w, c, cOff, ldc, new Epilogue(1f, bias, false, residual, rOff, ldr));
+        run(a, aOff, lda, m, w, c, cOff, ldc, new KernelEpilogue(1f, bias, false, residual, rOff, ldr));
     }
 
     /** Dense shorthand: C[M, N] = A[M, K] · Wᵀ + bias with packed rows. */
@@ -72,7 +72,7 @@ public final class MatMul {
             return;
         }
         Gemm.run(a, aOff, lda, m, n, k, new GemmPanels.Rows(b, bOff, ldb), c, cOff, ldc,
-                new Epilogue(alpha, null, false, null, 0, 0));
+                new KernelEpilogue(alpha, null, false, null, 0, 0));
     }
 
     /** C[M, N] = A[M, K] · B[K, N] on heap arrays (attention output: P·V per head). */
@@ -93,7 +93,7 @@ public final class MatMul {
             });
             return;
         }
-        Gemm.run(a, aOff, lda, m, n, k, new GemmPanels.Columns(b, bOff, ldb), c, cOff, ldc, Epilogue.NONE);
+        Gemm.run(a, aOff, lda, m, n, k, new GemmPanels.Columns(b, bOff, ldb), c, cOff, ldc, KernelEpilogue.NONE);
     }
 
     private interface ColumnRange {
@@ -110,7 +110,7 @@ public final class MatMul {
     }
 
     private static void run(float[] a, int aOff, int lda, int m, HostTensor w, float[] c, int cOff, int ldc,
-            Epilogue e) {
+            KernelEpilogue e) {
         int n = Math.toIntExact(w.dim(0));
         int k = Math.toIntExact(w.elementCount() / n);
         checkMatrix("a", a, aOff, lda, m, k);

@@ -18,7 +18,7 @@ public final class KernelProbe {
             long flops = 0;
             for (int it = 0; it < 1000; it++) {
                 for (int r = 0; r + GemmKernel.MR <= rowsA; r += GemmKernel.MR) {
-                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, Epilogue.NONE, r, 0);
+                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, KernelEpilogue.NONE, r, 0);
                     flops += 2L * GemmKernel.MR * GemmKernel.PW * kc;
                 }
             }

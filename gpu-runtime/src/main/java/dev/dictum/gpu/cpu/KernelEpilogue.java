@@ -6,12 +6,12 @@ package dev.dictum.gpu.cpu;
  * Any part may be absent (bias/residual null, act none). The residual may be the output itself
  * (same array, offset and stride): every element is read before it is overwritten.
  */
-record Epilogue(float alpha, float[] bias, boolean gelu, float[] residual, int residualOff, int ldr) {
+record KernelEpilogue(float alpha, float[] bias, boolean gelu, float[] residual, int residualOff, int ldr) {
 
-    static final Epilogue NONE = new Epilogue(1f, null, false, null, 0, 0);
+    static final KernelEpilogue NONE = new KernelEpilogue(1f, null, false, null, 0, 0);
 
-    static Epilogue of(float[] bias, boolean gelu) {
-        return bias == null && !gelu ? NONE : new Epilogue(1f, bias, gelu, null, 0, 0);
+    static KernelEpilogue of(float[] bias, boolean gelu) {
+        return bias == null && !gelu ? NONE : new KernelEpilogue(1f, bias, gelu, null, 0, 0);
     }
 
     /** The scalar form, for the kernels' row/column tails and the small-M paths. */
