@@ -11,4 +11,4 @@ fi
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
 # Maven itself runs on this JDK; keep its own startup warnings quiet.
-export MAVEN_OPTS="${MAVEN_OPTS:-} --enable-native-access=ALL-UNNAMED -Xmx2g"
+export MAVEN_OPTS="${MAVEN_OPTS:-} --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx2g"
