@@ -24,7 +24,7 @@ public final class ToyVocabularies {
     }
 
     public static Path testdata() {
-        return Path.of(System.getProperty("dictum.testdata", "testdata"));
+        return TestData.root();
     }
 
     public static Path toyEnGgml() {

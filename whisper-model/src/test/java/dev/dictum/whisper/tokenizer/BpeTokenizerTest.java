@@ -24,8 +24,8 @@ class BpeTokenizerTest {
 
     @BeforeAll
     static void load() {
-        english = ToyVocabularies.english();
-        multilingual = ToyVocabularies.multilingual();
+        english = TiktokenVocabularies.english();
+        multilingual = TiktokenVocabularies.multilingual();
     }
 
     /** The oracle's greedy ids with the prompt and the final eot cut off. */
@@ -37,7 +37,7 @@ class BpeTokenizerTest {
 
     @Test
     void encodesTheEnglishOracleSentence() throws IOException {
-        JsonNode sample = JSON.readTree(ToyVocabularies.testdata().resolve("data/toy-en-oracle/index.json").toFile())
+        JsonNode sample = JSON.readTree(TiktokenVocabularies.testdata().resolve("data/toy-en-oracle/index.json").toFile())
                 .get("sample_01.wav");
         int[] expected = textIds(sample);
         assertThat(expected).startsWith(5740, 284, 2116);
@@ -50,7 +50,7 @@ class BpeTokenizerTest {
     @Test
     void germanOracleIdsDecodeToTranscriptAndTranslation() throws IOException {
         JsonNode sample = JSON.readTree(
-                ToyVocabularies.testdata().resolve("data/toy-multi-oracle/index.json").toFile()).get("sample_de_1.wav");
+                TiktokenVocabularies.testdata().resolve("data/toy-multi-oracle/index.json").toFile()).get("sample_de_1.wav");
         int[] transcribe = textIds(sample.get("transcribe"));
         int[] translate = textIds(sample.get("translate"));
 
@@ -65,7 +65,7 @@ class BpeTokenizerTest {
 
     static Stream<String> multilingualSentences() throws IOException {
         List<String> lines = Files.readAllLines(
-                ToyVocabularies.testdata().resolve("data/toy-multi-samples/transcripts.tsv"), StandardCharsets.UTF_8);
+                TiktokenVocabularies.testdata().resolve("data/toy-multi-samples/transcripts.tsv"), StandardCharsets.UTF_8);
         return lines.stream().skip(1).map(l -> l.split("\t", -1))
                 .flatMap(f -> Stream.of(f[2], f[3])).filter(s -> !s.isEmpty());
     }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SuppressTokensTest {
     private static int[] generationList(String model, String field) throws IOException {
         JsonNode g = new ObjectMapper().readTree(
-                ToyVocabularies.testdata().resolve("models/" + model + "/generation_config.json").toFile());
+                TiktokenVocabularies.testdata().resolve("models/" + model + "/generation_config.json").toFile());
         JsonNode a = g.get(field);
         int[] out = new int[a.size()];
         for (int i = 0; i < out.length; i++) {
@@ -21,7 +21,7 @@ class SuppressTokensTest {
 
     @Test
     void englishDefaultEqualsTheToyModelsGenerationConfig() throws IOException {
-        BpeTokenizer t = ToyVocabularies.english();
+        BpeTokenizer t = TiktokenVocabularies.english();
         int[] expected = generationList("toy-en", "suppress_tokens");
         assertThat(expected).hasSize(90);
         assertThat(SuppressTokens.openAiDefault(t, t.specials())).containsExactly(expected);
@@ -31,7 +31,7 @@ class SuppressTokensTest {
 
     @Test
     void multilingualDefaultEqualsTheToyModelsGenerationConfig() throws IOException {
-        BpeTokenizer t = ToyVocabularies.multilingual();
+        BpeTokenizer t = TiktokenVocabularies.multilingual();
         int[] expected = generationList("toy-multi", "suppress_tokens");
         assertThat(expected).hasSize(88);
         assertThat(SuppressTokens.openAiDefault(t, t.specials())).containsExactly(expected);
@@ -40,7 +40,7 @@ class SuppressTokensTest {
 
     @Test
     void ninetyNineLanguageLayoutMovesOnlyTheSpecials() {
-        BpeTokenizer t = ToyVocabularies.tokenizer("multilingual.tiktoken", 51865);
+        BpeTokenizer t = TiktokenVocabularies.tokenizer("multilingual.tiktoken", 51865);
         int[] ids = SuppressTokens.openAiDefault(t, t.specials());
         // large-v2 ids: sot 50258, translate 50358 .. nospeech 50362.
         assertThat(ids).hasSize(88).endsWith(50258, 50358, 50359, 50360, 50361, 50362);

@@ -1,5 +1,7 @@
 package dev.dictum.whisper.tokenizer;
 
+import dev.dictum.whisper.testutil.TestData;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,12 +14,12 @@ import java.util.List;
  * The toy models' vocabularies built straight from OpenAI's tiktoken rank files in testdata, with
  * no Hugging Face file involved, so that tokenizer tests do not depend on the HF reader.
  */
-final class ToyVocabularies {
-    private ToyVocabularies() {
+final class TiktokenVocabularies {
+    private TiktokenVocabularies() {
     }
 
     static Path testdata() {
-        return Path.of(System.getProperty("dictum.testdata", "testdata"));
+        return TestData.root();
     }
 
     /** toy-en: gpt2.tiktoken, 51864 tokens. */
