@@ -60,14 +60,18 @@ public record HostTensor(String name, DType dtype, long[] shape, MemorySegment d
         return c;
     }
 
-    /** Rows when seen as a matrix: the product of all but the last dimension. */
+    /**
+     * Rows when seen as a matrix: the outermost dimension. Every kernel reads a weight this way (a
+     * linear weight {@code [out, in]}, a conv weight {@code [out, in, k]} as {@code [out, in·k]}, a
+     * vector as a column), and block quantisation and int8 row scales run along it.
+     */
     public long rows() {
-        return elementCount() / shape[shape.length - 1];
+        return shape[0];
     }
 
-    /** Columns when seen as a matrix: the last dimension. */
+    /** Columns when seen as a matrix: everything inside the outermost dimension. */
     public long cols() {
-        return shape[shape.length - 1];
+        return elementCount() / shape[0];
     }
 
     public String describe() {

@@ -17,8 +17,8 @@ final class CpuLinear {
             return;
         }
         HostTensor w = weight.source();
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         var e = switch (epilogue) {
             case NONE -> KernelEpilogue.of(bias, false);
             case GELU -> KernelEpilogue.of(bias, true);
@@ -29,8 +29,8 @@ final class CpuLinear {
 
     static void run(float[] x, int xOff, int rows, HostTensor w, float[] bias, float[] out, int outOff,
             Epilogue epilogue) {
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         switch (epilogue) {
             case NONE -> MatMul.linear(x, xOff, k, rows, w, bias, out, outOff, n);
             case GELU -> MatMul.linearGelu(x, xOff, k, rows, w, bias, out, outOff, n);

@@ -25,9 +25,8 @@ final class CpuWeight implements Weight {
         }
         long n = t.elementCount();
         float[] f = new float[Math.toIntExact(n)];
-        // Dequant's rows run along the outermost dimension, whatever the rank.
-        long rows = t.dim(0);
-        int perRow = Math.toIntExact(n / rows);
+        long rows = t.rows();
+        int perRow = Math.toIntExact(t.cols());
         for (long r = 0; r < rows; r++) {
             Dequant.row(t, r, f, Math.toIntExact(r * perRow));
         }

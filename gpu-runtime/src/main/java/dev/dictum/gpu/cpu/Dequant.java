@@ -38,7 +38,7 @@ public final class Dequant {
 
     /** Writes row {@code row} (all K values) into {@code dst[dstOff ..]}. */
     public static void row(HostTensor w, long row, float[] dst, int dstOff) {
-        range(w, row, 0, Math.toIntExact(w.elementCount() / w.dim(0)), dst, dstOff);
+        range(w, row, 0, Math.toIntExact(w.cols()), dst, dstOff);
     }
 
     /**
@@ -46,7 +46,7 @@ public final class Dequant {
      * block types {@code col} and {@code count} must be multiples of 32 (or reach the row's end).
      */
     public static void range(HostTensor w, long row, int col, int count, float[] dst, int dstOff) {
-        long cols = w.elementCount() / w.dim(0);
+        long cols = w.cols();
         if (row < 0 || row >= w.dim(0) || col < 0 || count < 0 || col + (long) count > cols) {
             throw new IndexOutOfBoundsException("row " + row + " cols [" + col + ", " + (col + count) + ") of "
                     + w.describe());

@@ -24,8 +24,8 @@ final class Gemv {
     }
 
     static void run(float[] a, int aOff, int lda, int m, HostTensor w, float[] c, int cOff, int ldc, KernelEpilogue e) {
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         DType t = w.dtype();
         long rowBytes = t.bytesFor(k);
         GemvKernel kernel = GemvKernel.of(t);

@@ -43,8 +43,8 @@ final class GemvPanelsF16 {
 
     /** Re-lays an F16 matrix [n, k] (rows past n in the last panel are zero). */
     static GemvPanelsF16 of(HostTensor w) {
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         int panelCount = (n + P - 1) / P;
         short[] p = new short[Math.toIntExact((long) panelCount * P * k)];
         var seg = w.data();

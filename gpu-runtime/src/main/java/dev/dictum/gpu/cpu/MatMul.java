@@ -40,15 +40,15 @@ public final class MatMul {
     /** C = residual + A · Wᵀ + bias. {@code residual} may be {@code c} itself (same offset and stride). */
     public static void linearResidual(float[] a, int aOff, int lda, int m, HostTensor w, float[] bias,
             float[] residual, int rOff, int ldr, float[] c, int cOff, int ldc) {
-        int n = Math.toIntExact(w.dim(0));
+        int n = Math.toIntExact(w.rows());
         checkMatrix("residual", residual, rOff, ldr, m, n);
         run(a, aOff, lda, m, w, c, cOff, ldc, new KernelEpilogue(1f, bias, false, residual, rOff, ldr));
     }
 
     /** Dense shorthand: C[M, N] = A[M, K] · Wᵀ + bias with packed rows. */
     public static void linear(float[] a, int m, HostTensor w, float[] bias, float[] c) {
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         linear(a, 0, k, m, w, bias, c, 0, n);
     }
 
@@ -111,8 +111,8 @@ public final class MatMul {
 
     private static void run(float[] a, int aOff, int lda, int m, HostTensor w, float[] c, int cOff, int ldc,
             KernelEpilogue e) {
-        int n = Math.toIntExact(w.dim(0));
-        int k = Math.toIntExact(w.elementCount() / n);
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
         checkMatrix("a", a, aOff, lda, m, k);
         checkMatrix("c", c, cOff, ldc, m, n);
         if (e.bias() != null && e.bias().length < n) {
