@@ -1,0 +1,78 @@
+package dev.dictum.gpu.device;
+
+import com.sun.jna.Pointer;
+
+/**
+ * The few runtime calls Dictum makes, the same for HIP and the CUDA driver API (near twins):
+ * handles are raw addresses as {@code long}; every method checks the status and throws
+ * {@link GpuException} naming the call. Implementations: {@link HipDriver}, {@link CudaDriver};
+ * tests wrap one to inject faults.
+ */
+public interface GpuDriver {
+
+    /** "hip" or "cuda". */
+    String api();
+
+    /** The library file loaded. */
+    String library();
+
+    /** The runtime's version as a readable string, e.g. "6.2.41134" or "CUDA 13.0". */
+    String runtimeVersion();
+
+    /** The driver's version as the API encodes it (HIP: as hipDriverGetVersion; CUDA: 1000·major + 10·minor). */
+    int driverVersion();
+
+    void init();
+
+    int deviceCount();
+
+    DeviceProps properties(int ordinal);
+
+    /** Makes {@code ordinal} current on the calling thread (HIP: hipSetDevice; CUDA: its primary context). */
+    void setDevice(int ordinal);
+
+    /** {free, total} bytes on the current device. */
+    long[] memoryInfo();
+
+    long malloc(long bytes);
+
+    void free(long devicePointer);
+
+    /** Page-locked host memory (for async copies). */
+    long hostMalloc(long bytes);
+
+    void hostFree(long hostPointer);
+
+    void copyHostToDeviceAsync(long dst, long srcHost, long bytes, long stream);
+
+    void copyDeviceToHostAsync(long dstHost, long src, long bytes, long stream);
+
+    void copyDeviceToDeviceAsync(long dst, long src, long bytes, long stream);
+
+    /** Sets {@code count} 32-bit words at {@code dst} to {@code value}. */
+    void memsetD32Async(long dst, int value, long count, long stream);
+
+    long streamCreate();
+
+    void streamDestroy(long stream);
+
+    void streamSynchronize(long stream);
+
+    void deviceSynchronize();
+
+    long moduleLoadData(byte[] image, String moduleName);
+
+    void moduleUnload(long module);
+
+    long moduleGetFunction(long module, String kernelName, String moduleName);
+
+    /** {@code kernelParams} is an array of pointers to each argument's value (as cuLaunchKernel takes). */
+    void launch(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
+            int sharedBytes, long stream, Pointer kernelParams, String kernelName, String moduleName);
+
+    /** Registers a kernel uses per thread (as the function attribute NUM_REGS). */
+    int functionRegisters(long function);
+
+    /** Checks the runtime's sticky/last error after launches (HIP: hipGetLastError; CUDA: none, 0). */
+    void checkLastError(String afterWhat);
+}
