@@ -14,6 +14,14 @@ public interface Backend extends AutoCloseable {
     /** For messages and benchmarks: "cpu", "cuda:0 (NVIDIA H100)", ... */
     String name();
 
+    /**
+     * Refuses, before anything is uploaded, a model that cannot fit: {@code weightElements} weight
+     * values plus {@code workingFloats} floats of activations and caches. The CPU maps the file and
+     * never refuses; a GPU throws {@link ModelTooLarge} with the sizes in its message.
+     */
+    default void checkFits(String what, long weightElements, long workingFloats) {
+    }
+
     /** Makes a weight resident on this backend (the CPU backend keeps the mapped segment). */
     Weight upload(HostTensor tensor);
 

@@ -10,7 +10,7 @@ final class CommonOptions {
     Path model;
 
     @Option(names = "--backend", defaultValue = "cpu", paramLabel = "B",
-            description = "Where to run: cpu (default), auto, cuda, hip.")
+            description = "Where to run: cpu (default), auto (a GPU that passes its self-test, else the CPU), cuda, hip.")
     String backend;
 
     @Option(names = {"-v", "--verbose"}, description = "Log what the engine does, and show stack traces on errors.")

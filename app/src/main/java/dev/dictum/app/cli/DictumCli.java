@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code dictum}: the command-line face of the engine. */
 @Command(name = "dictum", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Local speech recognition with Whisper: transcribe WAV files, benchmark the engine.",
-        subcommands = {TranscribeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TranscribeCommand.class, BenchCommand.class, DoctorCommand.class,
+            CommandLine.HelpCommand.class})
 public final class DictumCli implements Runnable {
 
     @CommandLine.Spec

@@ -48,7 +48,8 @@ final class OneLineErrors implements CommandLine.IExecutionExceptionHandler, Com
             return a.getFile() + ": permission denied";
         }
         if (e instanceof ModelFormatException || e instanceof AudioFormatException
-                || e instanceof IllegalArgumentException || e instanceof IOException) {
+                || e instanceof IllegalArgumentException || e instanceof IOException
+                || e instanceof dev.dictum.gpu.BackendFailure) {
             return oneLine(e.getMessage() == null ? e.toString() : e.getMessage());
         }
         if (e instanceof OutOfMemoryError) {

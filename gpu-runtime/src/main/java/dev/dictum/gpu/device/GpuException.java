@@ -5,7 +5,7 @@ package dev.dictum.gpu.device;
  * (its name and text), and where known the kernel and module it concerned. Every status of every
  * HIP or CUDA call Dictum makes ends up here, so a failure is never silent and never a bare code.
  */
-public final class GpuException extends RuntimeException {
+public final class GpuException extends dev.dictum.gpu.BackendFailure {
     private static final long serialVersionUID = 1L;
 
     private final String call;

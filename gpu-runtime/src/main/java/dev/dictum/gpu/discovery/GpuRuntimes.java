@@ -103,6 +103,10 @@ public final class GpuRuntimes {
         if (s == null) {
             return "unknown error";
         }
-        return s.lines().findFirst().orElse(s).strip();
+        // JNA lists each place it tried; the loader's own reason ("cannot open shared object file",
+        // "invalid ELF header") is the line worth showing.
+        return s.lines().filter(l -> l.contains("cannot open") || l.contains("invalid ELF") || l.contains("too short")
+                || l.contains("not a valid") || l.contains("wrong ELF")).map(String::strip).findFirst()
+                .orElse(s.lines().findFirst().orElse(s).strip().replaceAll(":$", ""));
     }
 }

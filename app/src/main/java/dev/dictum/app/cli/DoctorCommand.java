@@ -1,0 +1,121 @@
+package dev.dictum.app.cli;
+
+import dev.dictum.gpu.backend.GpuBackend;
+import dev.dictum.gpu.backend.SelfTest;
+import dev.dictum.gpu.cpu.CpuBackend;
+import dev.dictum.gpu.device.DeviceProps;
+import dev.dictum.gpu.device.KernelImages;
+import dev.dictum.gpu.discovery.GpuRuntimes;
+import dev.dictum.gpu.discovery.RuntimeProbe;
+import dev.dictum.gpu.discovery.ScanInputs;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code dictum doctor}: where Dictum looked for GPU runtimes, what it found, each device, which
+ * code objects load, a self-test against the CPU, and which backend {@code auto} would use. Every
+ * failure is a reason on one line, never a stack trace.
+ */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = "Check the GPU runtimes (HIP, CUDA), devices and kernels, and say which backend is used.")
+final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity {
+
+    @CommandLine.Option(names = {"-v", "--verbose"}, description = "Show the engine's debug log.")
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public boolean verbose() {
+        return verbose;
+    }
+
+    @Override
+    public Integer call() {
+        Logging.configure(verbose);
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("Dictum doctor");
+        out.println("kernels: " + kernels());
+        List<String> usable = new ArrayList<>();
+        List<String> unusable = new ArrayList<>();
+        for (String api : List.of("hip", "cuda")) {
+            out.println();
+            out.println(api.equals("hip") ? "HIP (AMD ROCm)" : "CUDA (NVIDIA driver API)");
+            RuntimeProbe p;
+            try {
+                p = GpuRuntimes.probe(api, ScanInputs.current(null));
+            } catch (RuntimeException | LinkageError e) {
+                out.println("  unavailable: " + OneLineErrors.describe(e));
+                unusable.add(api + ": " + e.getMessage());
+                continue;
+            }
+            p.scanned().forEach(s -> out.println("  scanned: " + s));
+            p.notes().forEach(s -> out.println("  note: " + s));
+            if (p.library() != null) {
+                out.println("  library: " + p.library());
+            }
+            if (p.version() != null) {
+                out.println("  version: " + p.version());
+            }
+            for (DeviceProps d : p.devices()) {
+                out.printf(Locale.ROOT, "  device %d: %s, arch %s, %.1f GiB, wave size %d, %d compute units%n",
+                        d.ordinal(), d.name(), d.archFull(), d.totalMemory() / (double) (1L << 30), d.warpSize(),
+                        d.multiprocessors());
+            }
+            if (!p.usable()) {
+                out.println("  unavailable: " + p.error());
+                unusable.add(api + ": " + p.error() + (p.library() != null ? " [" + p.library() + "]" : ""));
+                continue;
+            }
+            String verdict = check(p, out);
+            if (verdict == null) {
+                usable.add(api);
+            } else {
+                unusable.add(api + ": " + verdict);
+            }
+        }
+        out.println();
+        if (usable.isEmpty()) {
+            out.println("backend: no GPU runtime was usable, so the CPU is used: " + new CpuBackend().name());
+            unusable.forEach(u -> out.println("  why: " + u));
+        } else {
+            out.println("backend: auto uses " + usable.get(0) + " (passed its self-test); also usable: "
+                    + String.join(", ", usable));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** Loads every module on device 0 and runs the self-test; null when all is well, else why not. */
+    private static String check(RuntimeProbe p, PrintWriter out) {
+        try (GpuBackend b = new GpuBackend(p.driver(), 0)) {
+            try {
+                b.loadAllModules();
+            } finally {
+                out.println("  code objects loaded: " + String.join(" ", b.loadedImages()));
+            }
+            SelfTest.Result r = SelfTest.run(b);
+            out.println("  self-test: " + r.describe());
+            return r.passed() ? null : "self-test failed: " + r.describe();
+        } catch (RuntimeException | LinkageError e) {
+            out.println("  unavailable: " + OneLineErrors.describe(e));
+            return OneLineErrors.describe(e);
+        }
+    }
+
+    private static String kernels() {
+        try {
+            KernelImages k = KernelImages.load();
+            return "targets " + String.join(" ", k.targets()) + "; NVIDIA images built with CUDA "
+                    + k.cudaBuildVersion() / 1000 + "." + k.cudaBuildVersion() % 1000 / 10;
+        } catch (RuntimeException e) {
+            return "none packed (" + OneLineErrors.describe(e) + ")";
+        }
+    }
+}

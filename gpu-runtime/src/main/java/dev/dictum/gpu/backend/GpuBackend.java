@@ -1,0 +1,422 @@
+package dev.dictum.gpu.backend;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.ModelTooLarge;
+import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.device.Device;
+import dev.dictum.gpu.device.DeviceBuffer;
+import dev.dictum.gpu.device.DeviceProps;
+import dev.dictum.gpu.device.GpuDriver;
+import dev.dictum.gpu.device.Kernel;
+import dev.dictum.gpu.device.KernelArgs;
+import dev.dictum.gpu.device.KernelCache;
+import dev.dictum.gpu.device.KernelImages;
+import dev.dictum.gpu.device.Stream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@link Backend} on a GPU through either driver (HIP or CUDA), launching the kernels of
+ * native/src/kernels exactly as ABI.md (v1) has them. Weights are uploaded as the file stores
+ * them and turned into f16 on the device (convert/dequant kernels); activations are f32; every
+ * launch and copy goes on one stream; only {@link #download} and {@link #synchronize} wait.
+ * Ops are serialised on this object (one stream, one staging ring), so any thread may call them.
+ */
+public final class GpuBackend implements Backend {
+    /** Rows up to which a linear runs as GEMV (streams W once) rather than the tiled GEMM. */
+    static final int GEMV_MAX_ROWS = 8;
+    static final int BLOCK = 256;
+    private static final int MAX_GRID = 65535;
+    private static final long RING_DEVICE_BYTES = Staging.RING_BYTES;
+
+    private final GpuDriver driver;
+    private final Device device;
+    private final Stream stream;
+    private final KernelCache kernels;
+    private final Staging staging;
+    private final DeviceBuffer ringOnDevice;
+    private final List<GpuWeight> weights = new ArrayList<>();
+    private DeviceBuffer rawScratch;
+    private int layerNormBlock = BLOCK;
+    private boolean closed;
+
+    public GpuBackend(GpuDriver driver, int ordinal) {
+        this.driver = driver;
+        this.device = new Device(driver, ordinal);
+        this.stream = device.newStream();
+        this.kernels = new KernelCache(device, KernelImages.load());
+        this.ringOnDevice = device.allocate(RING_DEVICE_BYTES);
+        this.staging = new Staging(driver, stream, ringOnDevice);
+    }
+
+    @Override
+    public String name() {
+        DeviceProps p = device.props();
+        return driver.api() + ":" + p.ordinal() + " (" + p.name() + ", " + p.archFull() + ")";
+    }
+
+    public DeviceProps props() {
+        return device.props();
+    }
+
+    public GpuDriver driver() {
+        return driver;
+    }
+
+    /** Code objects loaded so far ("gfx1010/gemm.hsaco", "sm_90/gemm.cubin", "ptx/gemm.ptx"). */
+    public List<String> loadedImages() {
+        return kernels.loadedImages();
+    }
+
+    /** Loads every module now (doctor; a missing image is found before a model is loaded). */
+    public void loadAllModules() {
+        for (String m : List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu", "add_rows",
+                "embed", "attention", "cross_attention", "transpose", "fill")) {
+            kernels.module(m);
+        }
+    }
+
+    @Override
+    public synchronized void checkFits(String what, long weightElements, long workingFloats) {
+        long need = 2 * weightElements + 4 * workingFloats;
+        long[] info = device.memoryInfo();
+        // Keep a margin for the driver's own allocations and fragmentation.
+        long usable = (long) (info[0] * 0.92);
+        if (need > usable) {
+            throw new ModelTooLarge(String.format(Locale.ROOT,
+                    "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
+                            + " are free", what, need / GIB, name(), info[0] / GIB, info[1] / GIB));
+        }
+    }
+
+    private static final double GIB = 1L << 30;
+
+    @Override
+    public synchronized Weight upload(HostTensor t) {
+        long n = t.elementCount();
+        DeviceBuffer f16 = device.allocate(2 * n);
+        try {
+            switch (t.dtype()) {
+                case F16 -> staging.toDevice(t.data(), f16.address());
+                case F32, BF16 -> {
+                    long raw = rawCopy(t);
+                    launchGrid(kernel("convert", t.dtype() == DType.F32 ? "convert_f32_to_f16"
+                            : "convert_bf16_to_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(n));
+                }
+                case Q8_0, Q5_0, Q5_1, Q4_0 -> {
+                    long raw = rawCopy(t);
+                    long blocks = n / 32;
+                    launchGrid(kernel("dequant", "dequant_" + t.dtype().name().toLowerCase(Locale.ROOT) + "_f16"),
+                            n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(blocks));
+                }
+                case I8 -> {
+                    long raw = rawCopy(t);
+                    try (DeviceBuffer scales = device.allocate(t.rowScales().byteSize())) {
+                        staging.toDevice(t.rowScales(), scales.address());
+                        launchGrid(kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
+                                .ptr(scales.address()).ptr(f16.address()).i32(Math.toIntExact(t.rows()))
+                                .i32(Math.toIntExact(t.cols())));
+                        stream.synchronize();
+                    }
+                }
+                default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
+            }
+            // The raw scratch is reused by the next upload: this conversion must have read it.
+            stream.synchronize();
+        } catch (RuntimeException e) {
+            f16.close();
+            throw e;
+        }
+        GpuWeight w = new GpuWeight(t, f16);
+        weights.add(w);
+        return w;
+    }
+
+    /** Copies the tensor's bytes unchanged to the raw scratch (grown as needed), returns its address. */
+    private long rawCopy(HostTensor t) {
+        long bytes = t.data().byteSize();
+        DeviceBuffer s = scratch(bytes);
+        staging.toDevice(t.data(), s.address());
+        return s.address();
+    }
+
+    private DeviceBuffer scratch(long bytes) {
+        if (rawScratch == null || rawScratch.bytes() < bytes) {
+            if (rawScratch != null) {
+                stream.synchronize();
+                rawScratch.close();
+                rawScratch = null;
+            }
+            rawScratch = device.allocate(bytes);
+        }
+        return rawScratch;
+    }
+
+    @Override
+    public synchronized Buffer allocate(long floats) {
+        DeviceBuffer m = device.allocate(4 * floats);
+        if (floats > 0) {
+            stream.fill32(m.address(), 0, floats);
+        }
+        return new GpuBuffer(m, floats);
+    }
+
+    @Override
+    public synchronized void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count) {
+        GpuBuffer d = buf(dst);
+        checkRange(d, dstOffset, count);
+        staging.toDevice(src, srcOffset, d.at(dstOffset), count);
+    }
+
+    @Override
+    public synchronized void download(Buffer src, long srcOffset, float[] dst, int dstOffset, int count) {
+        GpuBuffer s = buf(src);
+        checkRange(s, srcOffset, count);
+        staging.toHost(s.at(srcOffset), dst, dstOffset, count);
+    }
+
+    @Override
+    public synchronized void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
+        GpuBuffer s = buf(src);
+        GpuBuffer d = buf(dst);
+        checkRange(s, srcOffset, count);
+        checkRange(d, dstOffset, count);
+        if (count > 0) {
+            stream.copyOnDevice(d.at(dstOffset), s.at(srcOffset), 4 * count);
+        }
+    }
+
+    @Override
+    public synchronized void linear(Buffer x, long xOffset, int rows, Weight w, Weight bias, Buffer out,
+            long outOffset, Epilogue epilogue) {
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
+        if (rows == 0) {
+            return;
+        }
+        checkRange(buf(x), xOffset, (long) rows * k);
+        checkRange(buf(out), outOffset, (long) rows * n);
+        KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
+                .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
+                .i32(switch (epilogue) {
+                    case NONE -> 0;
+                    case GELU -> 1;
+                    case ADD -> 2;
+                });
+        if (rows <= GEMV_MAX_ROWS) {
+            int warps = BLOCK / device.props().warpSize();
+            kernel("gemv", "gemv_f16").launch(stream, Math.min(ceil(n, warps), MAX_GRID), 1, 1, BLOCK, 0, a);
+        } else {
+            kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
+        }
+    }
+
+    @Override
+    public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out) {
+        layerNorm(x, rows, cols, gain, bias, out, layerNormBlock);
+    }
+
+    /** With a chosen block size (tests launch every multiple of the warp size up to 1024). */
+    public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out,
+            int block) {
+        int warp = device.props().warpSize();
+        if (block < warp || block > 1024 || block % warp != 0) {
+            throw new IllegalArgumentException("layer norm block " + block + " is not a multiple of " + warp
+                    + " in [" + warp + ", 1024]");
+        }
+        if (rows == 0) {
+            return;
+        }
+        checkRange(buf(x), 0, (long) rows * cols);
+        checkRange(buf(out), 0, (long) rows * cols);
+        kernel("layer_norm", "layer_norm_f32").launch(stream, Math.min(rows, MAX_GRID), 1, 1, block, 0,
+                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(bias).address())
+                        .ptr(buf(out).at(0)).i32(rows).i32(cols));
+    }
+
+    @Override
+    public synchronized void conv1dGelu(Buffer in, boolean channelMajor, int inChannels, int inFrames, Weight w,
+            Weight bias, int stride, Buffer out) {
+        int outChannels = Math.toIntExact(w.rows());
+        int outFrames = (inFrames + 2 - 3) / stride + 1;
+        checkRange(buf(in), 0, (long) inChannels * inFrames);
+        checkRange(buf(out), 0, (long) outChannels * outFrames);
+        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, 64), ceil(outFrames, 64), 1,
+                BLOCK, 0, new KernelArgs().ptr(buf(in).at(0)).i32(channelMajor ? 1 : 0).i32(inChannels)
+                        .i32(inFrames).ptr(weight(w).address()).ptr(weight(bias).address()).i32(stride)
+                        .ptr(buf(out).at(0)).i32(outChannels).i32(outFrames));
+    }
+
+    @Override
+    public synchronized void addRows(Buffer x, int rows, Weight table, int firstRow) {
+        int cols = Math.toIntExact(table.cols());
+        if (firstRow < 0 || firstRow + (long) rows > table.rows()) {
+            throw new IllegalArgumentException("rows " + firstRow + ".." + (firstRow + rows) + " outside a table of "
+                    + table.rows());
+        }
+        if (rows == 0) {
+            return;
+        }
+        checkRange(buf(x), 0, (long) rows * cols);
+        launchGrid(kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
+                .i32(rows).i32(cols).ptr(weight(table).address()).i32(firstRow));
+    }
+
+    @Override
+    public synchronized void embed(int[] tokens, int[] positions, int count, Weight tokenTable,
+            Weight positionTable, Buffer out) {
+        for (int i = 0; i < count; i++) {
+            if (tokens[i] < 0 || tokens[i] >= tokenTable.rows()) {
+                throw new IllegalArgumentException("token id " + tokens[i] + " outside the vocabulary");
+            }
+            if (positions[i] < 0 || positions[i] >= positionTable.rows()) {
+                throw new IllegalArgumentException("position " + positions[i] + " beyond the text context "
+                        + positionTable.rows());
+            }
+        }
+        if (count == 0) {
+            return;
+        }
+        int cols = Math.toIntExact(tokenTable.cols());
+        checkRange(buf(out), 0, (long) count * cols);
+        long t = staging.ints(tokens, count);
+        long p = staging.ints(positions, count);
+        launchGrid(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
+                .ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
+                .i32(cols));
+    }
+
+    @Override
+    public synchronized void attention(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v,
+            long kvOffset, long kvBatchStride, int kvStride, int[] keys, int heads, int headDim, boolean causal,
+            Buffer out) {
+        if (batch == 0 || queries == 0) {
+            return;
+        }
+        if (headDim < 1 || headDim > 128) {
+            throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
+        }
+        for (int b = 0; b < batch; b++) {
+            if (keys[b] < 1 || causal && keys[b] < queries) {
+                throw new IllegalArgumentException("sequence " + b + " has " + keys[b] + " keys for " + queries
+                        + " queries");
+            }
+        }
+        int shared = 4 * (32 * (3 * headDim + 1) + 32 * 33 + 3 * 32);
+        if (shared > device.props().sharedMemoryPerBlock()) {
+            throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
+                    + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());
+        }
+        long kd = buf(k).at(kvOffset);
+        long vd = buf(v).at(kvOffset);
+        long keysDev = staging.ints(keys, batch);
+        kernel("attention", "attention_f32").launch(stream, ceil(queries, 32), heads, batch, 128, shared,
+                new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
+                        .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
+                        .ptr(buf(out).at(0)));
+    }
+
+    @Override
+    public synchronized void crossAttention(Buffer q, int rows, Buffer keysT, int keysStride, Buffer values,
+            int keys, int heads, int headDim, Buffer out) {
+        if (rows == 0) {
+            return;
+        }
+        int block = Math.max(BLOCK, ceil(headDim, device.props().warpSize()) * device.props().warpSize());
+        int shared = 4 * (keys + headDim + 64 + block);
+        if (shared > 48 * 1024) {
+            throw new IllegalArgumentException("cross-attention over " + keys + " keys needs " + shared
+                    + " bytes of shared memory (48 KiB at most)");
+        }
+        kernel("cross_attention", "cross_attention_f32").launch(stream, heads, rows, 1, block, shared,
+                new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
+                        .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0)));
+    }
+
+    @Override
+    public synchronized void transpose(Buffer src, int rows, int cols, Buffer dst, int dstStride) {
+        if (rows == 0 || cols == 0) {
+            return;
+        }
+        checkRange(buf(src), 0, (long) rows * cols);
+        checkRange(buf(dst), 0, (long) (cols - 1) * dstStride + rows);
+        kernel("transpose", "transpose_f32").launch(stream, ceil(cols, 32), Math.min(ceil(rows, 32), MAX_GRID), 1,
+                BLOCK, 0, new KernelArgs().ptr(buf(src).at(0)).i32(rows).i32(cols).ptr(buf(dst).at(0))
+                        .i32(dstStride));
+    }
+
+    /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
+    public synchronized void fill(Buffer b, long offset, long count, float value) {
+        checkRange(buf(b), offset, count);
+        if (count > 0) {
+            launchGrid(kernel("fill", "fill_f32"), count, new KernelArgs().ptr(buf(b).at(offset)).f32(value)
+                    .i64(count));
+        }
+    }
+
+    @Override
+    public synchronized void synchronize() {
+        stream.synchronize();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            stream.synchronize();
+        } finally {
+            weights.forEach(w -> w.f16.close());
+            weights.clear();
+            if (rawScratch != null) {
+                rawScratch.close();
+            }
+            staging.close();
+            ringOnDevice.close();
+            kernels.close();
+            stream.close();
+        }
+    }
+
+    private Kernel kernel(String module, String name) {
+        return kernels.kernel(module, name);
+    }
+
+    /** A grid-stride launch over {@code work} items: blocks of 256, at most 65535 of them. */
+    private void launchGrid(Kernel k, long work, KernelArgs args) {
+        int grid = (int) Math.min((work + BLOCK - 1) / BLOCK, MAX_GRID);
+        k.launch(stream, Math.max(grid, 1), 1, 1, BLOCK, 0, args);
+    }
+
+    private static int ceil(long a, int b) {
+        return Math.toIntExact((a + b - 1) / b);
+    }
+
+    private static GpuBuffer buf(Buffer b) {
+        if (b instanceof GpuBuffer g) {
+            return g;
+        }
+        throw new IllegalArgumentException("a buffer of another backend: " + b);
+    }
+
+    private static GpuWeight weight(Weight w) {
+        if (w instanceof GpuWeight g) {
+            return g;
+        }
+        throw new IllegalArgumentException("a weight of another backend: " + w.source().describe());
+    }
+
+    private static void checkRange(GpuBuffer b, long offset, long count) {
+        if (offset < 0 || count < 0 || offset + count > b.floats()) {
+            throw new IndexOutOfBoundsException("floats " + offset + ".." + (offset + count) + " of a buffer of "
+                    + b.floats());
+        }
+    }
+}
