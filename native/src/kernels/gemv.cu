@@ -1,0 +1,72 @@
+// out = epilogue(x · wᵀ + bias) for few rows (one decoded token per beam): memory-bound on w, so
+// each warp takes one output column j and streams row j of w exactly once per 8 rows of x —
+// half2 loads of w and float2 loads of x when k is even and the pointers allow it, scalar loads
+// otherwise — and reduces its lanes' partial sums with shuffles. Grid-stride over columns.
+#include "dictum_gpu.h"
+
+#define DG_GEMV_ROWS 8
+
+extern "C" __global__ void __launch_bounds__(1024) gemv_f16(const float* x, const __half* w, const __half* bias,
+                                                            float* out, int rows, int n, int k, int epilogue) {
+    const int lane = threadIdx.x % warpSize;
+    const int warpsPerBlock = blockDim.x / warpSize;
+    const bool paired = (k % 2 == 0) && (((unsigned long long) w & 3ull) == 0)
+            && (((unsigned long long) x & 7ull) == 0);
+    const int pairs = k / 2;
+    for (int j = blockIdx.x * warpsPerBlock + threadIdx.x / warpSize; j < n; j += gridDim.x * warpsPerBlock) {
+        const __half* wr = w + (long long) j * k;
+        const float b = bias ? __half2float(bias[j]) : 0.0f;
+        for (int r0 = 0; r0 < rows; r0 += DG_GEMV_ROWS) {
+            const int nr = min(DG_GEMV_ROWS, rows - r0);
+            const float* xr = x + (long long) r0 * k;
+            float acc[DG_GEMV_ROWS];
+#pragma unroll
+            for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                acc[r] = 0.0f;
+            }
+            if (paired) {
+                const __half2* w2 = reinterpret_cast<const __half2*>(wr);
+                for (int i = lane; i < pairs; i += warpSize) {
+                    const float2 wf = __half22float2(w2[i]);
+#pragma unroll
+                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                        if (r < nr) {
+                            const float2 xv = reinterpret_cast<const float2*>(xr + (long long) r * k)[i];
+                            acc[r] = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc[r]));
+                        }
+                    }
+                }
+            } else {
+                for (int i = lane; i < k; i += warpSize) {
+                    const float wf = __half2float(wr[i]);
+#pragma unroll
+                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                        if (r < nr) {
+                            acc[r] = fmaf(wf, xr[(long long) r * k + i], acc[r]);
+                        }
+                    }
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                acc[r] = dg_warp_sum(acc[r]); // every lane takes part: the loop above is warp-uniform
+            }
+            if (lane == 0) {
+#pragma unroll
+                for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                    if (r < nr) {
+                        const float v = acc[r] + b;
+                        float* o = out + (long long) (r0 + r) * n + j;
+                        if (epilogue == 1) {
+                            *o = dg_gelu(v);
+                        } else if (epilogue == 2) {
+                            *o += v;
+                        } else {
+                            *o = v;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
