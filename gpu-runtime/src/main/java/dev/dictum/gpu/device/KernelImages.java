@@ -39,14 +39,24 @@ public final class KernelImages {
         }
     }
 
-    /** Targets the build packed (gfx1010 ..., sm_80 ..., ptx). */
+    /** Targets the build packed (gfx1010 ..., ptx, sm_80 ...), as the manifest lists them. */
     public List<String> targets() {
         List<String> out = new ArrayList<>();
-        JsonNode t = manifest.path("targets");
-        if (t.isArray()) {
-            t.forEach(n -> out.add(n.isTextual() ? n.asText() : n.path("name").asText()));
-        } else if (t.isObject()) {
-            t.fieldNames().forEachRemaining(out::add);
+        manifest.path("amdTargets").forEach(n -> out.add(n.asText()));
+        if (manifest.hasNonNull("ptxArch")) {
+            out.add("ptx(" + manifest.path("ptxArch").asText() + ")");
+        }
+        manifest.path("cudaTargets").forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** Kernel names of a module, as the manifest lists them (empty if it does not). */
+    public List<String> kernelsOf(String module) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode m : manifest.path("modules")) {
+            if (module.equals(m.path("name").asText())) {
+                m.path("kernels").forEach(k -> out.add(k.asText()));
+            }
         }
         return out;
     }

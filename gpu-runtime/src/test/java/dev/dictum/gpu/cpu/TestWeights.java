@@ -11,12 +11,12 @@ import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 
 /** Random weight tensors of any dtype in off-heap memory (as a mapped model file would give). */
-final class TestWeights {
+public final class TestWeights {
 
     private TestWeights() {
     }
 
-    static HostTensor random(DType t, int rows, int cols, long seed) {
+    public static HostTensor random(DType t, int rows, int cols, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         long bytes = t.bytesFor((long) rows * cols);
         MemorySegment seg = Arena.global().allocate(Math.max(1, bytes), 64).asSlice(0, bytes);
@@ -68,7 +68,7 @@ final class TestWeights {
         return (float) ((rnd.nextDouble() + rnd.nextDouble() + rnd.nextDouble() + rnd.nextDouble() - 2) * 1.7);
     }
 
-    static float[] activations(int n, long seed) {
+    public static float[] activations(int n, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         float[] a = new float[n];
         for (int i = 0; i < n; i++) {

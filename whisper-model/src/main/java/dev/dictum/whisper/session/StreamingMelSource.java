@@ -27,6 +27,8 @@ final class StreamingMelSource implements MelWindowSource {
     private final int nMels;
     private boolean finished;
     private boolean cancelled;
+    /** Left behind by a session that moved to another source (GPU failure): pushes are dropped. */
+    private boolean abandoned;
     private long melNanos;
 
     StreamingMelSource(int nMels) {
@@ -39,11 +41,14 @@ final class StreamingMelSource implements MelWindowSource {
     void push(float[] samples, int offset, int length) {
         lock.lock();
         try {
-            while (!cancelled && frames.size() > MAX_WINDOWS_AHEAD * MelConstants.WINDOW_FRAMES) {
+            while (!cancelled && !abandoned && frames.size() > MAX_WINDOWS_AHEAD * MelConstants.WINDOW_FRAMES) {
                 changed.awaitUninterruptibly();
             }
             if (cancelled) {
                 throw new CancellationException("transcription cancelled");
+            }
+            if (abandoned) {
+                return;
             }
             if (finished) {
                 throw new IllegalStateException("audio fed after the session was finished");
@@ -51,6 +56,17 @@ final class StreamingMelSource implements MelWindowSource {
             long t0 = System.nanoTime();
             stream.push(samples, offset, length);
             melNanos += System.nanoTime() - t0;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** No one reads this source any more: a producer waiting in {@link #push} returns, later pushes are dropped. */
+    void abandon() {
+        lock.lock();
+        try {
+            abandoned = true;
             changed.signalAll();
         } finally {
             lock.unlock();

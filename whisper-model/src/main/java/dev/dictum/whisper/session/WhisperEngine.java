@@ -1,6 +1,11 @@
 package dev.dictum.whisper.session;
 
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.BackendFailure;
+import dev.dictum.gpu.ModelTooLarge;
+import dev.dictum.gpu.backend.GpuHealth;
+import dev.dictum.gpu.backend.SelfTest;
+import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.TextCodec;
 import dev.dictum.whisper.decode.TranscribeOptions;
@@ -10,6 +15,8 @@ import dev.dictum.whisper.format.ModelFiles;
 import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transcription API: a model loaded onto a backend, from which sessions are started. One
@@ -17,12 +24,17 @@ import java.nio.file.Path;
  * on its own state; the encoder runs one window at a time).
  */
 public final class WhisperEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WhisperEngine.class);
+    private final Path path;
     private final WhisperModel model;
+    /** The same model on the CPU, loaded the first time a GPU fails (null until then). */
+    private volatile WhisperModel cpuModel;
     private final BpeTokenizer tokenizer;
     private final TextCodec codec;
     private final long loadNanos;
 
-    private WhisperEngine(WhisperModel model, long loadNanos) {
+    private WhisperEngine(Path path, WhisperModel model, long loadNanos) {
+        this.path = path;
         this.model = model;
         this.tokenizer = new BpeTokenizer(model.vocabulary());
         this.codec = new TextCodec() {
@@ -39,11 +51,21 @@ public final class WhisperEngine implements AutoCloseable {
         this.loadNanos = loadNanos;
     }
 
-    /** Opens the model at {@code path} (any supported format) and loads it onto {@code backend}. */
+    /**
+     * Opens the model at {@code path} (any supported format) and loads it onto {@code backend}. A model
+     * that does not fit a GPU's memory is refused up front and loaded on the CPU instead (one warning).
+     */
     public static WhisperEngine load(Path path, Backend backend) {
         long t0 = System.nanoTime();
-        WhisperModel model = WhisperModel.load(ModelFiles.open(path), backend);
-        return new WhisperEngine(model, System.nanoTime() - t0);
+        WhisperModel model;
+        try {
+            model = WhisperModel.load(ModelFiles.open(path), backend);
+        } catch (ModelTooLarge e) {
+            LOG.warn("{}; running on the CPU", e.getMessage());
+            backend.close();
+            model = WhisperModel.load(ModelFiles.open(path), new CpuBackend());
+        }
+        return new WhisperEngine(path, model, System.nanoTime() - t0);
     }
 
     public WhisperModel model() {
@@ -64,7 +86,54 @@ public final class WhisperEngine implements AutoCloseable {
 
     /** Starts a session that is fed audio and then finished. */
     public TranscriptionSession startSession(TranscribeOptions options, ProgressListener progress) {
-        return new TranscriptionSession(new Transcriber(model, codec), model.dims().nMels(), options, progress);
+        if (model.backend() instanceof CpuBackend) {
+            return new TranscriptionSession(new Transcriber(model, codec), model.dims().nMels(), options, progress);
+        }
+        WhisperModel m = healthy() ? model : cpuModel();
+        return new TranscriptionSession(new Transcriber(m, codec), model.dims().nMels(), options, progress,
+                m == model ? this::finishOnCpu : null);
+    }
+
+    /**
+     * A GPU that failed earlier is used again only once a fresh self-test passes on it.
+     */
+    private boolean healthy() {
+        String name = model.backend().name();
+        if (!GpuHealth.needsSelfTest(name)) {
+            return true;
+        }
+        try {
+            if (SelfTest.run(model.backend()).passed()) {
+                GpuHealth.passed(name);
+                LOG.warn("{} passed its self-test again; using it", name);
+                return true;
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("self-test after a failure", e);
+        }
+        return false;
+    }
+
+    /** Called on the decoding thread when the device fails: marks it and hands back a CPU transcriber. */
+    private Transcriber finishOnCpu(BackendFailure e) {
+        String name = model.backend().name();
+        GpuHealth.failed(name, e.getMessage());
+        LOG.warn("{} failed ({}); finishing this transcription on the CPU", name, e.getMessage());
+        return new Transcriber(cpuModel(), codec);
+    }
+
+    private WhisperModel cpuModel() {
+        WhisperModel m = cpuModel;
+        if (m == null) {
+            synchronized (this) {
+                m = cpuModel;
+                if (m == null) {
+                    m = WhisperModel.load(ModelFiles.open(path), new CpuBackend());
+                    cpuModel = m;
+                }
+            }
+        }
+        return m;
     }
 
     /** Transcribes audio that is all there already (16 kHz mono). */
@@ -77,6 +146,12 @@ public final class WhisperEngine implements AutoCloseable {
 
     @Override
     public void close() {
-        model.close();
+        try {
+            model.close();
+        } finally {
+            if (cpuModel != null) {
+                cpuModel.close();
+            }
+        }
     }
 }

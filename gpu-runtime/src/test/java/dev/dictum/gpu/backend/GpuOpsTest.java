@@ -1,0 +1,319 @@
+package dev.dictum.gpu.backend;
+
+import static dev.dictum.gpu.backend.Gpus.poisoned;
+import static dev.dictum.gpu.backend.Gpus.read;
+import static dev.dictum.gpu.backend.Gpus.relErr;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.cpu.CpuBackend;
+import dev.dictum.gpu.cpu.TestWeights;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every GPU op against the CPU backend (itself tested against float64) on fresh random inputs, at
+ * Whisper's real shapes (tiny d=384 ... large d=1280, 1500 audio frames, vocabulary 51866) and at
+ * odd sizes; outputs poisoned with NaN before each run and followed by sentinel floats.
+ * Limits: weights whose values f16 holds exactly (f16, bf16 files): 1e-5, only the summation order
+ * differs; weights rounded to f16 on the device (f32, quantised, int8): 2e-3.
+ */
+class GpuOpsTest {
+    private static final CpuBackend CPU = new CpuBackend();
+    private static long seed = System.nanoTime();
+
+    private static long nextSeed() {
+        return seed++;
+    }
+
+    static Stream<Arguments> linearCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            // rows, n (out), k (in): encoder projections and MLP of tiny and large, decoder rows
+            // (1 token, 5 beams), the logits, odd sizes and tails.
+            int[][] shapes = {{1500, 384, 384}, {1500, 1536, 384}, {1500, 1280, 1280}, {1, 1280, 1280},
+                {5, 5120, 1280}, {1, 51866, 384}, {5, 51866, 1280}, {9, 65, 96}, {1, 1, 32}, {7, 33, 160},
+                {67, 129, 64}, {3, 100, 4096}};
+            for (int[] s : shapes) {
+                out.add(Arguments.of(api, DType.F16, s[0], s[1], s[2]));
+            }
+            for (DType t : List.of(DType.F32, DType.BF16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.I8)) {
+                out.add(Arguments.of(api, t, 1500, 384, 384));
+                out.add(Arguments.of(api, t, 1, 1280, 1280));
+                out.add(Arguments.of(api, t, 13, 37, 96));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} rows={2} n={3} k={4}")
+    @MethodSource("linearCases")
+    void linear(String api, DType type, int rows, int n, int k) {
+        GpuBackend gpu = Gpus.backend(api);
+        HostTensor w = TestWeights.random(type, n, k, nextSeed());
+        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
+        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        float[] x = TestWeights.activations(rows * k, nextSeed());
+        float[] initial = TestWeights.activations(rows * n, nextSeed());
+        double limit = type == DType.F16 || type == DType.BF16 ? 1e-5 : 2e-3;
+        Weight gw = gpu.upload(w);
+        Weight gb = gpu.upload(bias);
+        Weight cw = CPU.upload(w);
+        Weight cb = CPU.upload(bias);
+        for (Epilogue e : Epilogue.values()) {
+            for (boolean withBias : new boolean[] {true, false}) {
+                float[] want = new float[rows * n];
+                if (e == Epilogue.ADD) {
+                    System.arraycopy(initial, 0, want, 0, want.length);
+                }
+                try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(want.length)) {
+                    CPU.upload(x, 0, cx, 0, x.length);
+                    CPU.upload(want, 0, co, 0, want.length);
+                    CPU.linear(cx, 0, rows, cw, withBias ? cb : null, co, 0, e);
+                    CPU.download(co, 0, want, 0, want.length);
+                }
+                int offset = 3; // outputs and inputs at an offset into their buffers
+                try (Buffer gx = gpu.allocate(x.length + offset); Buffer go = poisoned(gpu, offset + want.length)) {
+                    gpu.upload(x, 0, gx, offset, x.length);
+                    if (e == Epilogue.ADD) {
+                        gpu.upload(initial, 0, go, offset, initial.length);
+                    }
+                    gpu.linear(gx, offset, rows, gw, withBias ? gb : null, go, offset, e);
+                    float[] all = read(gpu, go, offset + want.length);
+                    assertThat(all[0]).as("before the output offset").isNaN();
+                    float[] got = java.util.Arrays.copyOfRange(all, offset, all.length);
+                    assertThat(relErr(got, want)).as("%s %s epilogue %s bias %s", api, type, e, withBias)
+                            .isLessThanOrEqualTo(limit);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void layerNormAtEveryBlockSize(String api) {
+        GpuBackend gpu = Gpus.backend(api);
+        int warp = gpu.props().warpSize();
+        for (int[] s : new int[][] {{1500, 384}, {3, 1280}, {5, 1280}, {7, 1}, {2, 33}, {4, 4097}, {1, 1025}}) {
+            int rows = s[0];
+            int cols = s[1];
+            float[] x = TestWeights.activations(rows * cols, nextSeed());
+            for (int i = 0; i < x.length; i++) {
+                x[i] = x[i] * 3 + 5; // a mean far from 0: the two-pass variance matters
+            }
+            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
+            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
+            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
+            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            float[] want = new float[x.length];
+            try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(x.length)) {
+                CPU.upload(x, 0, cx, 0, x.length);
+                CPU.layerNorm(cx, rows, cols, CPU.upload(g), CPU.upload(b), co);
+                CPU.download(co, 0, want, 0, want.length);
+            }
+            Weight gg = gpu.upload(g);
+            Weight gb = gpu.upload(b);
+            for (int block = warp; block <= 1024; block += warp) {
+                try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, x.length)) {
+                    gpu.upload(x, 0, gx, 0, x.length);
+                    gpu.layerNorm(gx, rows, cols, gg, gb, go, block);
+                    assertThat(relErr(read(gpu, go, x.length), want)).as("%s rows %d cols %d block %d", api, rows,
+                            cols, block).isLessThanOrEqualTo(1e-5);
+                }
+            }
+        }
+    }
+
+    static Stream<Arguments> convCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            out.add(Arguments.of(api, true, 80, 3000, 384, 1)); // tiny conv1 on the log-mel
+            out.add(Arguments.of(api, true, 128, 3000, 1280, 1)); // large-v3 conv1
+            out.add(Arguments.of(api, false, 384, 3000, 384, 2)); // tiny conv2
+            out.add(Arguments.of(api, false, 1280, 3000, 1280, 2)); // large conv2
+            out.add(Arguments.of(api, true, 3, 7, 5, 1));
+            out.add(Arguments.of(api, false, 17, 65, 70, 2));
+            out.add(Arguments.of(api, false, 9, 1, 3, 2));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} channelMajor={1} in={2}x{3} out={4} stride={5}")
+    @MethodSource("convCases")
+    void conv1dGelu(String api, boolean channelMajor, int inChannels, int inFrames, int outChannels, int stride) {
+        GpuBackend gpu = Gpus.backend(api);
+        float[] in = TestWeights.activations(inChannels * inFrames, nextSeed());
+        HostTensor w = TestWeights.random(DType.F16, outChannels, inChannels * 3, nextSeed());
+        w = new HostTensor("conv.w", DType.F16, new long[] {outChannels, inChannels, 3}, w.data());
+        HostTensor b = TestWeights.random(DType.F16, 1, outChannels, nextSeed());
+        b = new HostTensor("conv.b", DType.F16, new long[] {outChannels}, b.data());
+        int outFrames = (inFrames - 1) / stride + 1;
+        float[] want = new float[outFrames * outChannels];
+        try (Buffer ci = CPU.allocate(in.length); Buffer co = CPU.allocate(want.length)) {
+            CPU.upload(in, 0, ci, 0, in.length);
+            CPU.conv1dGelu(ci, channelMajor, inChannels, inFrames, CPU.upload(w), CPU.upload(b), stride, co);
+            CPU.download(co, 0, want, 0, want.length);
+        }
+        try (Buffer gi = gpu.allocate(in.length); Buffer go = poisoned(gpu, want.length)) {
+            gpu.upload(in, 0, gi, 0, in.length);
+            gpu.conv1dGelu(gi, channelMajor, inChannels, inFrames, gpu.upload(w), gpu.upload(b), stride, go);
+            assertThat(relErr(read(gpu, go, want.length), want)).isLessThanOrEqualTo(1e-5);
+        }
+    }
+
+    static Stream<Arguments> attentionCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            // batch, queries, keys, heads, headDim, causal
+            out.add(Arguments.of(api, 1, 1500, 1500, 6, 64, false)); // tiny encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 20, 64, false)); // large encoder
+            out.add(Arguments.of(api, 5, 1, 37, 20, 64, true)); // a decoded token, 5 beams
+            out.add(Arguments.of(api, 1, 4, 4, 6, 64, true)); // the prompt
+            out.add(Arguments.of(api, 3, 3, 40, 3, 17, true)); // odd head size
+            out.add(Arguments.of(api, 2, 33, 65, 2, 128, false)); // largest head size
+            out.add(Arguments.of(api, 1, 1, 1, 1, 1, false));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} batch={1} queries={2} keys={3} heads={4} headDim={5} causal={6}")
+    @MethodSource("attentionCases")
+    void attention(String api, int batch, int queries, int keys, int heads, int headDim, boolean causal) {
+        GpuBackend gpu = Gpus.backend(api);
+        int d = heads * headDim;
+        int qStride = d + 5;
+        int kvStride = d + 3;
+        long kvOffset = 7;
+        long kvBatchStride = (long) (keys + 2) * kvStride;
+        int[] keyCounts = new int[batch];
+        SplittableRandom rnd = new SplittableRandom(nextSeed());
+        for (int b = 0; b < batch; b++) {
+            keyCounts[b] = Math.max(causal ? queries : 1, keys - rnd.nextInt(Math.min(3, keys)));
+        }
+        float[] q = TestWeights.activations(batch * queries * qStride, nextSeed());
+        int kvLen = (int) (kvOffset + batch * kvBatchStride);
+        float[] k = TestWeights.activations(kvLen, nextSeed());
+        float[] v = TestWeights.activations(kvLen, nextSeed());
+        int outLen = batch * queries * d;
+        float[] want = new float[outLen];
+        try (Buffer cq = CPU.allocate(q.length); Buffer ck = CPU.allocate(kvLen); Buffer cv = CPU.allocate(kvLen);
+                Buffer co = CPU.allocate(outLen)) {
+            CPU.upload(q, 0, cq, 0, q.length);
+            CPU.upload(k, 0, ck, 0, kvLen);
+            CPU.upload(v, 0, cv, 0, kvLen);
+            CPU.attention(cq, qStride, batch, queries, ck, cv, kvOffset, kvBatchStride, kvStride, keyCounts, heads,
+                    headDim, causal, co);
+            CPU.download(co, 0, want, 0, outLen);
+        }
+        try (Buffer gq = gpu.allocate(q.length); Buffer gk = gpu.allocate(kvLen); Buffer gv = gpu.allocate(kvLen);
+                Buffer go = poisoned(gpu, outLen)) {
+            gpu.upload(q, 0, gq, 0, q.length);
+            gpu.upload(k, 0, gk, 0, kvLen);
+            gpu.upload(v, 0, gv, 0, kvLen);
+            gpu.attention(gq, qStride, batch, queries, gk, gv, kvOffset, kvBatchStride, kvStride, keyCounts, heads,
+                    headDim, causal, go);
+            assertThat(relErr(read(gpu, go, outLen), want)).isLessThanOrEqualTo(1e-5);
+        }
+    }
+
+    static Stream<Arguments> crossCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            out.add(Arguments.of(api, 1, 1500, 6, 64));
+            out.add(Arguments.of(api, 5, 1500, 20, 64));
+            out.add(Arguments.of(api, 3, 7, 3, 24));
+            out.add(Arguments.of(api, 2, 1, 1, 1));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} rows={1} keys={2} heads={3} headDim={4}")
+    @MethodSource("crossCases")
+    void crossAttention(String api, int rows, int keys, int heads, int headDim) {
+        GpuBackend gpu = Gpus.backend(api);
+        int d = heads * headDim;
+        int keysStride = keys + 4;
+        float[] q = TestWeights.activations(rows * d, nextSeed());
+        float[] kt = TestWeights.activations(d * keysStride, nextSeed());
+        float[] v = TestWeights.activations(keys * d, nextSeed());
+        float[] want = new float[rows * d];
+        try (Buffer cq = CPU.allocate(q.length); Buffer ck = CPU.allocate(kt.length); Buffer cv = CPU.allocate(v.length);
+                Buffer co = CPU.allocate(want.length)) {
+            CPU.upload(q, 0, cq, 0, q.length);
+            CPU.upload(kt, 0, ck, 0, kt.length);
+            CPU.upload(v, 0, cv, 0, v.length);
+            CPU.crossAttention(cq, rows, ck, keysStride, cv, keys, heads, headDim, co);
+            CPU.download(co, 0, want, 0, want.length);
+        }
+        try (Buffer gq = gpu.allocate(q.length); Buffer gk = gpu.allocate(kt.length); Buffer gv = gpu.allocate(v.length);
+                Buffer go = poisoned(gpu, want.length)) {
+            gpu.upload(q, 0, gq, 0, q.length);
+            gpu.upload(kt, 0, gk, 0, kt.length);
+            gpu.upload(v, 0, gv, 0, v.length);
+            gpu.crossAttention(gq, rows, gk, keysStride, gv, keys, heads, headDim, go);
+            assertThat(relErr(read(gpu, go, want.length), want)).isLessThanOrEqualTo(1e-5);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void transposeEmbedAddRowsCopy(String api) {
+        GpuBackend gpu = Gpus.backend(api);
+        for (int[] s : new int[][] {{1500, 1280, 1504}, {33, 65, 40}, {1, 1, 1}, {64, 31, 64}}) {
+            int rows = s[0];
+            int cols = s[1];
+            int stride = s[2];
+            float[] src = TestWeights.activations(rows * cols, nextSeed());
+            int outLen = (cols - 1) * stride + rows;
+            try (Buffer gs = gpu.allocate(src.length); Buffer go = poisoned(gpu, outLen)) {
+                gpu.upload(src, 0, gs, 0, src.length);
+                gpu.transpose(gs, rows, cols, go, stride);
+                float[] got = read(gpu, go, outLen);
+                for (int c = 0; c < cols; c++) {
+                    for (int r = 0; r < rows; r++) {
+                        assertThat(got[c * stride + r]).isEqualTo(src[r * cols + c]);
+                    }
+                }
+            }
+        }
+        for (DType t : List.of(DType.F16, DType.F32, DType.Q8_0)) {
+            int vocab = 51866;
+            int cols = 1280;
+            HostTensor tok = TestWeights.random(t, vocab, cols, nextSeed());
+            HostTensor pos = TestWeights.random(DType.F16, 448, cols, nextSeed());
+            int[] tokens = {50258, 0, vocab - 1, 17, 50359};
+            int[] positions = {0, 1, 447, 3, 4};
+            float[] want = new float[tokens.length * cols];
+            try (Buffer co = CPU.allocate(want.length)) {
+                CPU.embed(tokens, positions, tokens.length, CPU.upload(tok), CPU.upload(pos), co);
+                CPU.addRows(co, 3, CPU.upload(pos), 100);
+                CPU.download(co, 0, want, 0, want.length);
+            }
+            Weight gpos = gpu.upload(pos);
+            try (Buffer go = poisoned(gpu, want.length)) {
+                gpu.embed(tokens, positions, tokens.length, gpu.upload(tok), gpos, go);
+                gpu.addRows(go, 3, gpos, 100);
+                assertThat(relErr(read(gpu, go, want.length), want)).as("embed %s", t)
+                        .isLessThanOrEqualTo(t == DType.F16 ? 0 : 2e-3);
+            }
+        }
+        float[] data = TestWeights.activations(1000, nextSeed());
+        try (Buffer a = gpu.allocate(1000); Buffer b = poisoned(gpu, 1003)) {
+            gpu.upload(data, 0, a, 0, 1000);
+            gpu.fill(b, 0, 3, 0f);
+            gpu.copy(a, 0, b, 3, 1000);
+            float[] got = read(gpu, b, 1003);
+            assertThat(java.util.Arrays.copyOfRange(got, 3, 1003)).containsExactly(data);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.dictum.gpu.backend;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.discovery.GpuRuntimes;
+import dev.dictum.gpu.discovery.RuntimeProbe;
+import dev.dictum.gpu.discovery.ScanInputs;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * GPU backends for tests, one per API for the whole run; a test on a machine without that GPU is
+ * skipped with "skipped: no GPU". Also the poison-and-sentinel helpers every kernel test uses.
+ */
+public final class Gpus {
+    private static final Map<String, RuntimeProbe> PROBES = new ConcurrentHashMap<>();
+    private static final Map<String, GpuBackend> OPEN = new ConcurrentHashMap<>();
+    /** Floats after every output that no kernel may touch. */
+    static final int GUARD = 64;
+    static final float SENTINEL = 1234.5678f;
+
+    private Gpus() {
+    }
+
+    public static RuntimeProbe probe(String api) {
+        RuntimeProbe p = PROBES.computeIfAbsent(api, a -> GpuRuntimes.probe(a, ScanInputs.current(null)));
+        assumeTrue(p.usable(), "skipped: no GPU (" + api + ": " + p.error() + ")");
+        return p;
+    }
+
+    /** The shared backend of {@code api} ("cuda", "hip"), or the test is skipped. */
+    public static GpuBackend backend(String api) {
+        RuntimeProbe p = probe(api);
+        return OPEN.computeIfAbsent(api, a -> new GpuBackend(p.driver(), 0));
+    }
+
+    /** An output of {@code floats} poisoned with NaN, followed by {@link #GUARD} sentinel floats. */
+    static Buffer poisoned(GpuBackend be, long floats) {
+        Buffer b = be.allocate(floats + GUARD);
+        be.fill(b, 0, floats, Float.NaN);
+        be.fill(b, floats, GUARD, SENTINEL);
+        return b;
+    }
+
+    /** Downloads {@code floats}, checking that the guard after them still holds the sentinels. */
+    static float[] read(Backend be, Buffer b, long floats) {
+        float[] all = new float[Math.toIntExact(floats + GUARD)];
+        be.download(b, 0, all, 0, all.length);
+        for (int i = 0; i < GUARD; i++) {
+            if (Float.floatToRawIntBits(all[(int) floats + i]) != Float.floatToRawIntBits(SENTINEL)) {
+                throw new AssertionError("kernel wrote past its output: guard float " + i + " is "
+                        + all[(int) floats + i]);
+            }
+        }
+        return java.util.Arrays.copyOf(all, (int) floats);
+    }
+
+    /** ‖got − want‖ / ‖want‖, infinite if anything is NaN (an element never written). */
+    static double relErr(float[] got, float[] want) {
+        return SelfTest.relErr(got, want);
+    }
+}
