@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FaultInjectingDriver implements GpuDriver {
     private final GpuDriver real;
     private final String method;
-    private final int nth;
+    private volatile int nth;
     private final AtomicInteger calls = new AtomicInteger();
     private volatile boolean fired;
 
@@ -21,6 +21,11 @@ public final class FaultInjectingDriver implements GpuDriver {
         this.real = real;
         this.method = method;
         this.nth = nth;
+    }
+
+    /** Moves the fault to the {@code more}-th call of the watched method from now. */
+    public void failAfter(int more) {
+        nth = calls.get() + more;
     }
 
     /** Whether the fault has been thrown. */
