@@ -13,6 +13,7 @@
 # is absent from any of its outputs. Modules compile in parallel (one job per core); an unchanged
 # set of sources and compilers reuses the previous outputs (key in OUT/.build-key).
 set -euo pipefail
+export LC_ALL=C # one sort order for globs (the manifest hashes headers in it)
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 SRC="$HERE/src/kernels"
