@@ -13,6 +13,7 @@
 # is absent from any of its outputs. Modules compile in parallel (one job per core); an unchanged
 # set of sources and compilers reuses the previous outputs (key in OUT/.build-key).
 set -euo pipefail
+export LC_ALL=C # one sort order for globs (the manifest hashes headers in it)
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 SRC="$HERE/src/kernels"
@@ -44,6 +45,7 @@ READELF="$(find_tool llvm-readelf /usr/lib/llvm-15/bin/llvm-readelf /usr/lib/llv
   || die "llvm-readelf not found (Debian: package llvm-15, installed with hipcc)"
 NVCC="$(find_tool nvcc /usr/local/cuda/bin/nvcc /usr/local/bin/nvcc)" \
   || die "nvcc (CUDA 13) not found: install the CUDA 13 toolkit (nvcc on PATH or /usr/local/cuda/bin)"
+PTXAS="$(find_tool ptxas "$(dirname "$NVCC")/ptxas" /usr/local/cuda/bin/ptxas)" || die "ptxas (CUDA 13) not found"
 export HIP_PLATFORM=amd
 
 HIPCC_VERSION="$("$HIPCC" --version 2>/dev/null | grep -m1 -i 'HIP version' || true)"
@@ -110,8 +112,10 @@ compile_module() {
       --targets="hipv4-amdgcn-amd-amdhsa--$t" --output="$RES/$t/$m.hsaco" || return 1
   done
   "$NVCC" -ptx -arch="$PTX_ARCH" -O3 -I"$SRC" -o "$RES/ptx/$m.ptx" "$src" || return 1
+  # Cubins from that PTX by ptxas: the front end runs once per module, not once per target (the
+  # sources use nothing newer than sm_75, so compiling them for sm_80 first would change nothing).
   for t in "${SM_TARGETS[@]}"; do
-    "$NVCC" -cubin -arch="$t" -O3 -I"$SRC" -o "$RES/$t/$m.cubin" "$src" || return 1
+    "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$m.cubin" "$RES/ptx/$m.ptx" || return 1
   done
 }
 build_module() {
@@ -124,7 +128,7 @@ build_module() {
   fi
 }
 export -f compile_module build_module
-export HIPCC BUNDLER NVCC SRC RES WORK PTX_ARCH
+export HIPCC BUNDLER NVCC PTXAS SRC RES WORK PTX_ARCH
 export AMD_TARGETS_S="${AMD_TARGETS[*]}" SM_TARGETS_S="${SM_TARGETS[*]}"
 
 START=$(date +%s)

@@ -1,0 +1,107 @@
+package dev.dictum.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gfx1010 code objects as the RX 5700 XT's runtime (ROCm 6.2) will load them: code object v4,
+ * wave32, and no scratch: a private segment or a dynamic stack means registers spilled to memory,
+ * which the hot kernels must never do. Also writes the per-kernel resource table
+ * (target/gfx1010-kernels.md) that docs/architecture.md carries.
+ */
+class Gfx1010MetadataTest {
+    /** Kernels run per layer or per token; the load-time converters may not even matter. */
+    private static final Set<String> HOT = Set.of("gemm_f16", "gemv_f16", "layer_norm_f32", "conv1d_gelu_f16",
+            "attention_f32", "cross_attention_f32", "add_rows_f16", "embed_f16", "transpose_f32");
+    private static final int ELFABIVERSION_AMDGPU_HSA_V4 = 2;
+
+    /** Block size and dynamic LDS each kernel is launched with (ABI.md) at Whisper's shapes. */
+    private record Launch(int block, long dynamicLds, String shape) {
+    }
+
+    private static final Map<String, Launch> LAUNCH = Map.of(
+            "attention_f32", new Launch(128, 4L * (32 * (3 * 64 + 1) + 32 * 33 + 3 * 32), "headDim 64"),
+            "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, headDim 64"));
+
+    private final KernelResources res = new KernelResources();
+
+    @Test
+    void codeObjectsAreV4Wave32WithoutScratch() {
+        for (var m : res.modules().entrySet()) {
+            String path = "gfx1010/" + m.getKey() + ".hsaco";
+            ElfImage elf = new ElfImage(path, KernelResources.bytes(path));
+            assertThat(elf.abiVersion()).as(path + " code object version").isEqualTo(ELFABIVERSION_AMDGPU_HSA_V4);
+            AmdgpuMetadata md = AmdgpuMetadata.of(elf);
+            assertThat(md.version()).as(path + " amdhsa.version (v4 = 1.1)").containsExactly(1L, 1L);
+            assertThat(md.target()).as(path).isEqualTo("amdgcn-amd-amdhsa--gfx1010").doesNotContain("generic");
+            for (String k : m.getValue()) {
+                Map<String, Object> kd = md.kernel(k);
+                assertThat(AmdgpuMetadata.number(kd, ".wavefront_size")).as(k + " wave size").isEqualTo(32);
+                if (HOT.contains(k)) {
+                    assertThat(AmdgpuMetadata.number(kd, ".private_segment_fixed_size")).as(k + " scratch").isZero();
+                    assertThat(kd.get(".uses_dynamic_stack")).as(k + " dynamic stack").isNotEqualTo(Boolean.TRUE);
+                    assertThat(AmdgpuMetadata.number(kd, ".vgpr_spill_count")).as(k + " VGPR spills").isZero();
+                    assertThat(AmdgpuMetadata.number(kd, ".sgpr_spill_count")).as(k + " SGPR spills").isZero();
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyAmdTargetIsWave32() {
+        for (String target : res.strings("amdTargets")) {
+            for (var m : res.modules().entrySet()) {
+                String path = target + "/" + m.getKey() + ".hsaco";
+                AmdgpuMetadata md = AmdgpuMetadata.of(new ElfImage(path, KernelResources.bytes(path)));
+                for (Map<String, Object> kd : md.kernels()) {
+                    assertThat(AmdgpuMetadata.number(kd, ".wavefront_size")).as(path + " " + kd.get(".name"))
+                            .isEqualTo(32);
+                }
+            }
+        }
+    }
+
+    @Test
+    void occupancyRuleMatchesLlvmForTheseRegisterCounts() {
+        // LLVM's "; Occupancy:" for gfx1010 wave32 at 60, 53, 24 VGPRs (hipcc -S of these kernels).
+        assertThat(Rdna1Occupancy.byVgprs(60)).isEqualTo(16);
+        assertThat(Rdna1Occupancy.byVgprs(53)).isEqualTo(18);
+        assertThat(Rdna1Occupancy.byVgprs(24)).isEqualTo(20);
+        assertThat(Rdna1Occupancy.byLds(29312, 128)).isEqualTo(4);
+    }
+
+    @Test
+    void writesTheResourceTable() throws IOException {
+        StringBuilder t = new StringBuilder();
+        t.append("| kernel | VGPRs | SGPRs | LDS bytes (static + dynamic) | block | waves/SIMD |\n");
+        t.append("|---|---:|---:|---:|---:|---:|\n");
+        for (var m : res.modules().entrySet()) {
+            String path = "gfx1010/" + m.getKey() + ".hsaco";
+            AmdgpuMetadata md = AmdgpuMetadata.of(new ElfImage(path, KernelResources.bytes(path)));
+            for (String k : m.getValue()) {
+                Map<String, Object> kd = md.kernel(k);
+                long vgprs = AmdgpuMetadata.number(kd, ".vgpr_count");
+                long sgprs = AmdgpuMetadata.number(kd, ".sgpr_count");
+                long lds = AmdgpuMetadata.number(kd, ".group_segment_fixed_size");
+                Launch l = LAUNCH.getOrDefault(k, new Launch(256, 0, null));
+                String ldsText = l.dynamicLds() == 0 ? Long.toString(lds)
+                        : lds + " + " + l.dynamicLds() + " (" + l.shape() + ")";
+                int waves = Rdna1Occupancy.wavesPerSimd(vgprs, lds + l.dynamicLds(), l.block());
+                assertThat(waves).as(k + " waves per SIMD").isPositive();
+                t.append("| `").append(k).append("` | ").append(vgprs).append(" | ").append(sgprs).append(" | ")
+                        .append(ldsText).append(" | ").append(l.block()).append(" | ").append(waves).append(" |\n");
+            }
+        }
+        Path out = Path.of("target/gfx1010-kernels.md");
+        Files.writeString(out, t);
+        System.out.print(t);
+        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 17);
+    }
+}

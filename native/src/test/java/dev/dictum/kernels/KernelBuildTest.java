@@ -1,0 +1,114 @@
+package dev.dictum.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packed kernels are complete and current: every kernel of the manifest is in every target's
+ * code object, PTX and cubin; the manifest's source hashes are those of the sources in the tree.
+ */
+class KernelBuildTest {
+    private static final int EM_AMDGPU = 224;
+    private static final int EM_CUDA = 190;
+    private static final Path SOURCES = Path.of("src/kernels");
+
+    private final KernelResources res = new KernelResources();
+
+    @Test
+    void manifestNamesTheShippedTargetsAndEveryModule() throws IOException {
+        assertThat(res.strings("amdTargets")).containsExactly("gfx1010", "gfx1012", "gfx1030", "gfx1100");
+        assertThat(res.strings("cudaTargets")).containsExactly("sm_80", "sm_86", "sm_89", "sm_90");
+        assertThat(res.strings("ptxArch")).containsExactly("compute_75");
+        try (Stream<Path> s = Files.list(SOURCES)) {
+            List<String> modules = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cu"))
+                    .map(n -> n.substring(0, n.length() - 3)).sorted().toList();
+            assertThat(res.modules().keySet()).containsExactlyInAnyOrderElementsOf(modules);
+        }
+        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(17);
+    }
+
+    @Test
+    void everyKernelIsInEveryAmdCodeObject() {
+        for (String target : res.strings("amdTargets")) {
+            for (Map.Entry<String, List<String>> m : res.modules().entrySet()) {
+                String path = target + "/" + m.getKey() + ".hsaco";
+                ElfImage elf = new ElfImage(path, KernelResources.bytes(path));
+                assertThat(elf.machine).as(path).isEqualTo(EM_AMDGPU);
+                assertThat(elf.functionSymbols()).as(path).containsAll(m.getValue());
+                AmdgpuMetadata md = AmdgpuMetadata.of(elf);
+                assertThat(md.target()).as(path).isEqualTo("amdgcn-amd-amdhsa--" + target);
+                assertThat(md.kernels().stream().map(k -> (String) k.get(".name")))
+                        .as(path).containsExactlyInAnyOrderElementsOf(m.getValue());
+            }
+        }
+    }
+
+    @Test
+    void everyKernelIsInThePtxAndEveryCubin() {
+        for (Map.Entry<String, List<String>> m : res.modules().entrySet()) {
+            String ptxPath = "ptx/" + m.getKey() + ".ptx";
+            String ptx = new String(KernelResources.bytes(ptxPath), StandardCharsets.US_ASCII);
+            assertThat(ptx).as(ptxPath).contains(".target sm_75");
+            for (String k : m.getValue()) {
+                assertThat(ptx).as(ptxPath).containsPattern("\\.entry\\s+" + k + "\\(");
+            }
+            for (String target : res.strings("cudaTargets")) {
+                String path = target + "/" + m.getKey() + ".cubin";
+                ElfImage elf = new ElfImage(path, KernelResources.bytes(path));
+                assertThat(elf.machine).as(path).isEqualTo(EM_CUDA);
+                assertThat(elf.functionSymbols()).as(path).containsAll(m.getValue());
+            }
+        }
+    }
+
+    @Test
+    void manifestHashesAreThoseOfTheSourcesInTheTree() throws Exception {
+        List<Path> headers;
+        try (Stream<Path> s = Files.list(SOURCES)) {
+            // As build-kernels.sh (LC_ALL=C): the module, then *.h, then *.cuh, each in name order.
+            List<Path> all = s.sorted().toList();
+            headers = Stream.concat(all.stream().filter(p -> p.toString().endsWith(".h")),
+                    all.stream().filter(p -> p.toString().endsWith(".cuh"))).toList();
+        }
+        for (var mod : res.manifest.get("modules")) {
+            MessageDigest sha = sha256();
+            sha.update(Files.readAllBytes(SOURCES.resolve(mod.get("source").asText())));
+            for (Path h : headers) {
+                sha.update(Files.readAllBytes(h));
+            }
+            assertThat(mod.get("sourceSha256").asText()).as(mod.get("name").asText())
+                    .isEqualTo(HexFormat.of().formatHex(sha.digest()));
+        }
+    }
+
+    /**
+     * Seed 000: {@code #define __syncwarp(mask) __syncthreads()} corrupted every block reduction.
+     * No kernel source may use or define __syncwarp (comments explaining why aside).
+     */
+    @Test
+    void noSourceUsesOrDefinesSyncwarp() throws IOException {
+        try (Stream<Path> s = Files.list(SOURCES)) {
+            for (Path p : s.filter(f -> !f.toString().endsWith(".md")).toList()) {
+                for (String line : Files.readAllLines(p)) {
+                    String code = line.replaceAll("//.*", "");
+                    assertThat(code).as(p + ": " + line).doesNotContain("__syncwarp");
+                }
+            }
+        }
+    }
+
+    private static MessageDigest sha256() throws NoSuchAlgorithmException {
+        return MessageDigest.getInstance("SHA-256");
+    }
+}
