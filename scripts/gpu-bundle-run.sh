@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# run.sh of the GPU bundle (scripts/gpu-bundle.sh copies this file into gpu-bundle/): on a machine
+# with an NVIDIA GPU and no Java or Maven, builds the HIP stand-in, runs every GPU test, doctor,
+# and each sample WAV through --backend cpu, cuda and hip (the stand-in), then prints
+# "N passed, N failed". Logs go to $DICTUM_BUNDLE_OUT (default: out/ beside this file).
+set -u
+cd "$(dirname "$0")"
+B="$PWD"
+LOGS="${DICTUM_BUNDLE_OUT:-$B/out}"
+mkdir -p "$LOGS"
+TMPD="$(mktemp -d)"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "PASS: $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+[ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
+JAVA="$B/runtime/bin/java"
+FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
+CP="$(ls "$B"/lib/*.jar | tr '\n' ':')"
+TOY="$(cat "$B/MODEL")"
+MODEL="$B/testdata/models/$TOY/ggml-$TOY-q8_0.bin"
+SAMPLES="$B/testdata/data/$TOY-samples"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+
+# 1. The HIP stand-in (test infrastructure: HIP calls over the CUDA driver API).
+if bash "$B/hip-standin/build.sh" "$B/standin" >"$LOGS/standin-build.log" 2>&1 && [ -f "$B/standin/libamdhip64.so.6" ]; then
+  ok "HIP stand-in built"
+else
+  bad "HIP stand-in build"
+  tail -20 "$LOGS/standin-build.log"
+fi
+export DICTUM_ROCM_DIR="$B/standin" DICTUM_HIP_STANDIN_PTX="$B/kernels/ptx" DICTUM_HIP_STANDIN_LOG="$LOGS/hip-calls.log"
+
+dictum() { "$JAVA" "${FLAGS[@]}" -cp "$CP" dev.dictum.app.cli.DictumCli "$@" 2> >(grep -v '^WARNING: Using incubator' >&2); }
+
+# 2. doctor
+dictum doctor >"$LOGS/doctor.txt" 2>&1
+cat "$LOGS/doctor.txt"
+grep -q "^backend: auto uses" "$LOGS/doctor.txt" && ok "doctor: a GPU is used" || bad "doctor: no GPU used"
+for api in "CUDA" "HIP"; do
+  if awk -v h="$api" 'index($0, h) == 1 {s = 1; next} /^[A-Z]/ {s = 0} s && /self-test: passed/ {f = 1} END {exit !f}' \
+    "$LOGS/doctor.txt"; then ok "doctor: $api self-test passed"; else bad "doctor: $api self-test"; fi
+done
+
+# 3. Every GPU test (and the discovery/doctor tests), through the JUnit console launcher.
+TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-standalone | tr '\n' ':')"
+CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.discovery.RocmScanTest
+  dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.whisper.gpu.GpuModelTest dev.dictum.app.cli.CliDoctorTest
+  dev.dictum.app.cli.CliGpuSamplesTest)
+SELECT=()
+for c in "${CLASSES[@]}"; do SELECT+=(--select-class "$c"); done
+"$JAVA" "${FLAGS[@]}" -Ddictum.testdata="$B/testdata" -jar "$B"/lib-test/junit-platform-console-standalone-*.jar \
+  execute --disable-banner --details=tree --class-path "$TESTCP" "${SELECT[@]}" --reports-dir "$LOGS/junit" \
+  >"$LOGS/junit.txt" 2>&1
+grep -E "✘|↷|tests (successful|failed|aborted|skipped)" "$LOGS/junit.txt" | head -80
+count() { grep -E "tests $1" "$LOGS/junit.txt" | grep -oE '[0-9]+' | head -1; }
+jpass="$(count successful)"
+jfail="$(count failed)"
+jabort="$(count aborted)"
+nogpu="$(grep -c 'skipped: no GPU' "$LOGS/junit.txt")"
+passed=$((passed + ${jpass:-0}))
+failed=$((failed + ${jfail:-0} + nogpu))
+[ -n "$jpass" ] || bad "JUnit did not run (see junit.txt)"
+echo "junit: ${jpass:-0} successful, ${jfail:-0} failed, ${jabort:-0} skipped (${nogpu} of them 'no GPU', counted as failed here)"
+
+# 4. The sample WAVs through the command line: cuda and hip must print exactly what cpu prints,
+#    and cpu the reference transcript.
+while IFS=$'\t' read -r -a row; do
+  [ "${row[0]}" = file ] && continue
+  wav="$SAMPLES/${row[0]}"
+  runs=("transcribe --language auto")
+  expect=("${row[1]}")
+  if [ "${#row[@]}" -ge 4 ]; then
+    expect=("${row[2]}")
+    [ -n "${row[3]:-}" ] && { runs+=("transcribe --task translate"); expect+=("${row[3]}"); }
+  fi
+  for i in "${!runs[@]}"; do
+    read -r -a args <<<"${runs[$i]}"
+    for be in cpu cuda hip; do
+      dictum "${args[0]}" --backend "$be" --model "$MODEL" "${args[@]:1}" "$wav" >"$TMPD/s.$be" 2>"$TMPD/s.$be.err"
+    done
+    name="${row[0]} ${runs[$i]#transcribe }"
+    [ "$(cat "$TMPD/s.cpu")" = "${expect[$i]}" ] && ok "cpu: $name" || bad "cpu: $name: '$(cat "$TMPD/s.cpu")' != '${expect[$i]}'"
+    for be in cuda hip; do
+      if cmp -s "$TMPD/s.cpu" "$TMPD/s.$be" && [ -s "$TMPD/s.$be" ]; then ok "$be: $name"
+      else bad "$be: $name: '$(cat "$TMPD/s.$be")' ($(head -c 300 "$TMPD/s.$be.err"))"; fi
+    done
+  done
+done <"$SAMPLES/transcripts.tsv"
+
+echo "HIP calls executed through the stand-in:"
+if [ -f "$LOGS/hip-calls.log" ]; then awk '{print $1}' "$LOGS/hip-calls.log" | sort -u | tr '\n' ' '; echo; else echo "(no log)"; fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

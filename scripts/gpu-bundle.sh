@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds gpu-bundle/: everything needed to check the GPU backend on a machine with an NVIDIA GPU
+# and no Java or Maven (issue 5). Usage: scripts/gpu-bundle.sh [toy-en|toy-multi]  (default toy-en)
+#   gpu-bundle/runtime/   jlink'd Java runtime
+#   gpu-bundle/lib/       Dictum's jars and their dependencies; lib-test/ the GPU tests and JUnit
+#   gpu-bundle/hip-standin/  the HIP stand-in's source and build script (test infrastructure only)
+#                            plus Debian's HIP headers (include/hip)
+#   gpu-bundle/testdata/  the toy model's q8_0 ggml file and its sample WAVs with transcripts
+#   gpu-bundle/run.sh     builds the stand-in, runs every GPU test, doctor and the samples through
+#                         cuda, hip (stand-in) and cpu; ends with "N passed, N failed"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/java-env.sh
+toy="${1:-toy-en}"
+case "$toy" in toy-en|toy-multi) ;; *) echo "gpu-bundle: unknown model '$toy' (toy-en or toy-multi)" >&2; exit 2 ;; esac
+testdata="${DICTUM_TESTDATA:-testdata}"
+model="$testdata/models/$toy/ggml-$toy-q8_0.bin"
+samples="$testdata/data/$toy-samples"
+[ -f "$model" ] || { echo "gpu-bundle: $model is missing" >&2; exit 1; }
+[ -d /usr/include/hip ] || { echo "gpu-bundle: Debian's HIP headers are missing (apt-get install libamdhip64-dev)" >&2; exit 1; }
+
+out=gpu-bundle
+rm -rf "$out"
+mkdir -p "$out"/{lib,lib-test,testdata/models/"$toy",testdata/data}
+
+echo "gpu-bundle: building (tests compiled, not run)"
+# One reactor run: package, and copy each module's test-scope dependencies (the tests need AssertJ,
+# JUnit params; the fuzzing and benchmark-only dependencies stay out).
+mvn -q -B -DskipTests package dependency:copy-dependencies -pl app -am -DincludeScope=test \
+  -DexcludeGroupIds=com.code-intelligence,io.github.givimad,org.msgpack -DoutputDirectory="$PWD/$out/lib-test/deps"
+cp app/target/dictum-app-*.jar app/target/lib/*.jar "$out/lib/"
+# The tests' own classes; of the dependencies only what the runtime jars lack.
+for m in gpu-runtime whisper-model app; do
+  jar --create --file "$out/lib-test/$m-tests.jar" -C "$m/target/test-classes" .
+done
+for j in "$out"/lib-test/deps/*.jar; do
+  [ -f "$out/lib/$(basename "$j")" ] && rm "$j"
+done
+rm -f "$out"/lib-test/deps/dictum-*.jar
+mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
+  -DoutputDirectory="$PWD/$out/lib-test"
+
+# byte-buddy (8 MB) serves only AssertJ soft assertions and proxies, which these tests do not use.
+for j in "$out"/lib-test/deps/junit-*.jar "$out"/lib-test/deps/opentest4j-*.jar "$out"/lib-test/deps/apiguardian-*.jar \
+  "$out"/lib-test/deps/byte-buddy-*.jar; do
+  rm -f "$j" # all inside the console launcher's standalone jar
+done
+
+# The Java runtime: the modules jdeps finds (java.desktop only for TarsosDSP classes Dictum does not
+# load), uncompressed and then packed with xz as runtime.tar.xz (15 MB instead of 64), so that the
+# folder stays under the 60 MB a device call can carry; run.sh unpacks it.
+echo "gpu-bundle: jlink runtime"
+rt="$(mktemp -d)"
+"$JAVA_HOME/bin/jlink" --add-modules \
+  java.base,java.logging,jdk.unsupported,jdk.incubator.vector,java.naming,java.sql,java.management \
+  --strip-debug --no-man-pages --no-header-files --compress=0 --output "$rt/runtime" 2>/dev/null
+strip --strip-unneeded "$rt/runtime/lib/server/libjvm.so"
+tar -C "$rt" -cJf "$out/runtime.tar.xz" runtime
+rm -rf "$rt"
+
+# The stand-in loads PTX where Dictum hands it a gfx1010 code object: the PTX from the jar.
+mkdir -p "$out/kernels"
+(cd "$out/kernels" && unzip -q -o ../lib/dictum-native-*.jar 'dev/dictum/kernels/ptx/*' && mv dev/dictum/kernels/ptx . && rm -rf dev)
+if [ -d native/hip-standin ]; then
+  cp -r native/hip-standin "$out/hip-standin"
+else
+  echo "gpu-bundle: WARNING: native/hip-standin is missing; the bundle's HIP runs will fail" >&2
+  mkdir -p "$out/hip-standin"
+  printf '#!/usr/bin/env bash\necho "no HIP stand-in in this bundle (native/hip-standin was missing)" >&2\nexit 1\n' \
+    >"$out/hip-standin/build.sh"
+fi
+mkdir -p "$out/hip-standin/include"
+cp -r /usr/include/hip "$out/hip-standin/include/hip"
+
+cp "$model" "$out/testdata/models/$toy/"
+cp -r "$samples" "$out/testdata/data/"
+cp scripts/gpu-bundle-run.sh "$out/run.sh"
+chmod +x "$out/run.sh"
+echo "$toy" >"$out/MODEL"
+du -sh "$out"
+size=$(du -sm "$out" | cut -f1)
+[ "$size" -lt 60 ] || { echo "gpu-bundle: $out is ${size} MB, over the 60 MB a device call can carry" >&2; exit 1; }
+echo "gpu-bundle: ready in $out (${size} MB); run $out/run.sh on the GPU machine"
