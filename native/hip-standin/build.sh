@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the HIP stand-in libamdhip64.so.6 (TEST INFRASTRUCTURE ONLY, never shipped) on a machine
 # with an NVIDIA driver: gcc, the real HIP headers and libcuda.
-#   native/hip-standin/build.sh HIP_INCLUDE_DIR [OUT_DIR]
-# HIP_INCLUDE_DIR is the directory holding hip/hip_runtime_api.h (Debian's libamdhip64-dev puts it
-# in /usr/include; the GPU bundle carries a copy). OUT_DIR defaults to this directory's build/.
+#   native/hip-standin/build.sh [OUT_DIR [HIP_INCLUDE_DIR]]
+# HIP_INCLUDE_DIR is the directory holding hip/hip_runtime_api.h; default $HIP_INCLUDE, else
+# /usr/include (where Debian's libamdhip64-dev puts it; the GPU bundle carries a copy and sets
+# HIP_INCLUDE). OUT_DIR defaults to this directory's build/. No CUDA toolkit is needed: the driver
+# API is declared in cuda_driver_subset.h.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-INC="${1:?usage: build.sh HIP_INCLUDE_DIR [OUT_DIR]}"
-OUT="${2:-$HERE/build}"
+OUT="${1:-$HERE/build}"
+INC="${2:-${HIP_INCLUDE:-/usr/include}}"
 [ -f "$INC/hip/hip_runtime_api.h" ] || { echo "build.sh: no hip/hip_runtime_api.h under $INC" >&2; exit 1; }
 mkdir -p "$OUT"
 # Link against the driver: libcuda.so if a toolkit provides it, else the driver's libcuda.so.1.

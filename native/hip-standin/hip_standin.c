@@ -16,7 +16,8 @@
  *    passed through unchanged;
  *  - everything else maps one to one onto the driver API, on the stream Dictum passes;
  *  - the first call of each HIP function is logged ("dictum-hip-standin: first call hipX") to
- *    stderr or to the file DICTUM_HIP_STANDIN_LOG, so a run shows which HIP calls executed.
+ *    stderr or to the file DICTUM_HIP_STANDIN_LOG as "hipX first call (dictum-hip-standin)", so
+ *    a run shows which HIP calls executed; other messages start with "dictum-hip-standin:".
  *
  * ROCm versions: Dictum targets ROCm 6.2. The 5.2 headers compiled against here agree with 6.2
  * on every enum value used (hipError_t, hipDeviceAttribute_t for the attributes present in both,
@@ -68,11 +69,19 @@ static void standin_log(const char* fmt, const char* arg) {
     fflush(log_file);
 }
 
+/* One line per HIP function, the first time it is called, starting with the bare name so that
+ * the list of executed calls is one grep away. */
+static void first_call_log(const char* name) {
+    pthread_once(&log_once, log_open);
+    fprintf(log_file, "%s first call (dictum-hip-standin)\n", name);
+    fflush(log_file);
+}
+
 #define FIRST_CALL(name)                                  \
     do {                                                  \
         static atomic_int seen_;                          \
         if (!atomic_exchange(&seen_, 1)) {                \
-            standin_log("first call %s", name);           \
+            first_call_log(name);                         \
         }                                                 \
     } while (0)
 
@@ -243,8 +252,8 @@ EXPORT hipError_t hipGetDevice(int* deviceId) {
     return hipSuccess;
 }
 
-EXPORT hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
-    FIRST_CALL("hipDeviceGetName");
+/* The CUDA device's name marked as the stand-in's, so no report mistakes it for a Radeon. */
+static hipError_t device_name(char* name, int len, hipDevice_t device) {
     CUdevice dev;
     char buf[256];
     if (!name || len <= 0) {
@@ -258,6 +267,11 @@ EXPORT hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
         snprintf(name, (size_t) len, "%s (HIP stand-in)", buf);
     }
     return e;
+}
+
+EXPORT hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device) {
+    FIRST_CALL("hipDeviceGetName");
+    return device_name(name, len, device);
 }
 
 static int cu_attr(CUdevice dev, int attr) {
@@ -367,7 +381,7 @@ EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* p, int devic
         return e;
     }
     memset(p, 0, sizeof *p);
-    hipDeviceGetName(p->name, (int) sizeof p->name, deviceId);
+    device_name(p->name, (int) sizeof p->name, deviceId);
     CUuuid uuid;
     if (cuDeviceGetUuid_v2(&uuid, dev) == CUDA_SUCCESS) {
         memcpy(p->uuid.bytes, uuid.bytes, sizeof p->uuid.bytes);
