@@ -473,18 +473,25 @@ EXPORT hipError_t hipMemGetInfo(size_t* free, size_t* total) {
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
+/* The common start of the allocators: null out-pointer is an error, size 0 gives NULL. Returns
+ * 1 when the call is already answered (in *e). */
+static int alloc_answered(void** ptr, size_t size, hipError_t* e) {
+    *e = ptr ? hipSuccess : record(hipErrorInvalidValue);
+    if (ptr) {
+        *ptr = NULL;
+    }
+    return !ptr || size == 0;
+}
+
 EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
     FIRST_CALL("hipMalloc");
-    if (!ptr) {
-        return record(hipErrorInvalidValue);
-    }
-    *ptr = NULL;
-    if (size == 0) {
-        return hipSuccess;
+    hipError_t e;
+    if (alloc_answered(ptr, size, &e)) {
+        return e;
     }
     BIND();
     CUdeviceptr d = 0;
-    hipError_t e = CU(cuMemAlloc_v2(&d, size));
+    e = CU(cuMemAlloc_v2(&d, size));
     if (e == hipSuccess) {
         *ptr = (void*) (uintptr_t) d;
     }
@@ -502,12 +509,9 @@ EXPORT hipError_t hipFree(void* ptr) {
 
 EXPORT hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
     FIRST_CALL("hipHostMalloc");
-    if (!ptr) {
-        return record(hipErrorInvalidValue);
-    }
-    *ptr = NULL;
-    if (size == 0) {
-        return hipSuccess;
+    hipError_t e;
+    if (alloc_answered(ptr, size, &e)) {
+        return e;
     }
     BIND();
     /* Portable, Mapped and WriteCombined are the same bits as CU_MEMHOSTALLOC_*; HIP's
