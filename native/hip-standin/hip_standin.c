@@ -229,6 +229,11 @@ EXPORT hipError_t hipGetDeviceCount(int* count) {
     if (!count) {
         return record(hipErrorInvalidValue);
     }
+    *count = 0;
+    hipError_t e = ensure_init(); /* a driver that fails to start says why (CUDA_ERROR_NO_DEVICE too) */
+    if (e != hipSuccess) {
+        return e;
+    }
     *count = device_count();
     return *count > 0 ? hipSuccess : record(hipErrorNoDevice);
 }
