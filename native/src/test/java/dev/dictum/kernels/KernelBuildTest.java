@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +107,31 @@ class KernelBuildTest {
                 }
             }
         }
+    }
+
+    /**
+     * ABI.md is the contract the backend launches against: every kernel of the manifest is declared
+     * there with exactly the parameter list its source has.
+     */
+    @Test
+    void abiDocumentDeclaresEveryKernelAsItsSourceDoes() throws IOException {
+        String abi = Files.readString(SOURCES.resolve("ABI.md"));
+        for (var mod : res.manifest.get("modules")) {
+            String src = Files.readString(SOURCES.resolve(mod.get("source").asText()));
+            for (var k : mod.get("kernels")) {
+                String name = k.asText();
+                assertThat(parameters(abi, name)).as(name + " in ABI.md vs " + mod.get("source").asText())
+                        .isEqualTo(parameters(src, name));
+            }
+        }
+    }
+
+    /** The parameter list of {@code extern "C" __global__ void [__launch_bounds__(..)] name(...)}, spaces normalised. */
+    private static String parameters(String text, String kernel) {
+        var m = Pattern.compile("extern \"C\"\\s+__global__\\s+void\\s+(?:__launch_bounds__\\([^)]*\\)\\s+)?"
+                + kernel + "\\s*\\(([^)]*)\\)").matcher(text);
+        assertThat(m.find()).as("declaration of " + kernel).isTrue();
+        return m.group(1).replaceAll("\\s+", " ").replace("( ", "(").trim();
     }
 
     private static MessageDigest sha256() throws NoSuchAlgorithmException {
