@@ -24,7 +24,7 @@ SAMPLES="$B/testdata/data/$TOY-samples"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
 
 # 1. The HIP stand-in (test infrastructure: HIP calls over the CUDA driver API).
-if bash "$B/hip-standin/build.sh" "$B/standin" >"$LOGS/standin-build.log" 2>&1 && [ -f "$B/standin/libamdhip64.so.6" ]; then
+if bash "$B/hip-standin/build.sh" "$B/standin" "$B/hip-standin/include" >"$LOGS/standin-build.log" 2>&1 && [ -f "$B/standin/libamdhip64.so.6" ]; then
   ok "HIP stand-in built"
 else
   bad "HIP stand-in build"

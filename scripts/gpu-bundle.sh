@@ -75,9 +75,12 @@ cp -r /usr/include/hip "$out/hip-standin/include/hip"
 cp "$model" "$out/testdata/models/$toy/"
 # The random large-v3 models of the GPU tests take their tokenizer from toy-multi's Hugging Face
 # folder: its small files, xz-packed (1 MB instead of 6), unpacked by run.sh.
-(cd "$testdata" && tar -cJf "$OLDPWD/$out/testdata-tokenizer.tar.xz" $(cd "$testdata" && for f in vocab.json merges.txt \
-  added_tokens.json tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json \
-  config.json preprocessor_config.json; do echo "models/toy-multi/$f"; done))
+tok=()
+for f in vocab.json merges.txt added_tokens.json tokenizer.json tokenizer_config.json special_tokens_map.json \
+  generation_config.json config.json preprocessor_config.json; do
+  tok+=("models/toy-multi/$f")
+done
+tar -C "$testdata" -cJf "$out/testdata-tokenizer.tar.xz" "${tok[@]}"
 cp -r "$samples" "$out/testdata/data/"
 cp scripts/gpu-bundle-run.sh "$out/run.sh"
 chmod +x "$out/run.sh"
