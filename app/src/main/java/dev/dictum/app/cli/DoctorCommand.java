@@ -100,6 +100,10 @@ final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity 
             } finally {
                 out.println("  code objects loaded: " + String.join(" ", b.loadedImages()));
             }
+            StringBuilder regs = new StringBuilder();
+            b.kernelRegisters().forEach((k, n) -> regs.append(regs.isEmpty() ? "" : ", ").append(k).append(' ')
+                    .append(n));
+            out.println("  registers per thread: " + regs);
             SelfTest.Result r = SelfTest.run(b);
             out.println("  self-test: " + r.describe());
             return r.passed() ? null : "self-test failed: " + r.describe();

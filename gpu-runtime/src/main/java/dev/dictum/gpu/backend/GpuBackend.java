@@ -75,11 +75,14 @@ public final class GpuBackend implements Backend {
 
     /** Loads every module now (doctor; a missing image is found before a model is loaded). */
     public void loadAllModules() {
-        for (String m : List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu", "add_rows",
-                "embed", "attention", "cross_attention", "transpose", "fill")) {
+        for (String m : MODULES) {
             kernels.module(m);
         }
     }
+
+    /** The kernel modules of ABI v1 (native/src/kernels, one per .cu file). */
+    static final List<String> MODULES = List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu",
+            "add_rows", "embed", "attention", "cross_attention", "transpose", "fill");
 
     @Override
     public synchronized void checkFits(String what, long weightElements, long workingFloats) {
@@ -362,6 +365,19 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void synchronize() {
         stream.synchronize();
+        driver.checkLastError("synchronize");
+    }
+
+    /** Registers per thread of every packed kernel, as the runtime reports them (doctor). */
+    public synchronized java.util.Map<String, Integer> kernelRegisters() {
+        java.util.Map<String, Integer> out = new java.util.TreeMap<>();
+        KernelImages images = KernelImages.load();
+        for (String m : MODULES) {
+            for (String k : images.kernelsOf(m)) {
+                out.put(k, kernel(m, k).registers());
+            }
+        }
+        return out;
     }
 
     @Override
@@ -372,6 +388,7 @@ public final class GpuBackend implements Backend {
         closed = true;
         try {
             stream.synchronize();
+            driver.deviceSynchronize();
         } finally {
             weights.forEach(w -> w.f16.close());
             weights.clear();

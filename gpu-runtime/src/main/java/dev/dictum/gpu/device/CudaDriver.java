@@ -7,7 +7,6 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -91,7 +90,7 @@ public final class CudaDriver implements GpuDriver {
         check("cuDeviceTotalMem", api.cuDeviceTotalMem_v2(total, dev));
         String arch = "sm_" + attribute(CudaApi.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)
                 + attribute(CudaApi.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-        return new DeviceProps(ordinal, cString(name), arch, arch, total.getValue(),
+        return new DeviceProps(ordinal, Native.toString(name, "UTF-8"), arch, arch, total.getValue(),
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev),
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev),
@@ -258,13 +257,5 @@ public final class CudaDriver implements GpuDriver {
         String t = api.cuGetErrorString(status, text) == CudaApi.CUDA_SUCCESS && text.getValue() != null
                 ? text.getValue().getString(0, "US-ASCII") : null;
         return new GpuException(call, status, n, t, kernel, module);
-    }
-
-    private static String cString(byte[] b) {
-        int n = 0;
-        while (n < b.length && b[n] != 0) {
-            n++;
-        }
-        return new String(b, 0, n, StandardCharsets.UTF_8);
     }
 }

@@ -6,7 +6,6 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.LongByReference;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,7 +83,8 @@ public final class HipDriver implements GpuDriver {
         LongByReference total = new LongByReference();
         check("hipDeviceTotalMem", api.hipDeviceTotalMem(total, ordinal));
         String archFull = archName(ordinal);
-        return new DeviceProps(ordinal, cString(name), archFull.replaceFirst(":.*", ""), archFull, total.getValue(),
+        return new DeviceProps(ordinal, Native.toString(name, "UTF-8"), archFull.replaceFirst(":.*", ""), archFull,
+                total.getValue(),
                 attribute(HipApi.hipDeviceAttributeWarpSize, ordinal),
                 attribute(HipApi.hipDeviceAttributeMultiprocessorCount, ordinal),
                 attribute(HipApi.hipDeviceAttributeMaxThreadsPerBlock, ordinal),
@@ -114,6 +114,10 @@ public final class HipDriver implements GpuDriver {
     @Override
     public void setDevice(int ordinal) {
         check("hipSetDevice", api.hipSetDevice(ordinal));
+        int current = currentDevice();
+        if (current != ordinal) {
+            throw new GpuException("hipSetDevice", "device " + ordinal + " asked for, hipGetDevice says " + current);
+        }
     }
 
     /** The device current on this thread (hipGetDevice). */
@@ -268,13 +272,5 @@ public final class HipDriver implements GpuDriver {
             text = null;
         }
         return new GpuException(call, status, name == null ? "hipError " + status : name, text, kernel, module);
-    }
-
-    private static String cString(byte[] b) {
-        int n = 0;
-        while (n < b.length && b[n] != 0) {
-            n++;
-        }
-        return new String(b, 0, n, StandardCharsets.UTF_8);
     }
 }
