@@ -262,6 +262,9 @@ public final class HipDriver implements GpuDriver {
     }
 
     private GpuException failure(String call, int status, String kernel, String module) {
+        // HIP keeps the last error of any call until hipGetLastError reads it: this one is reported
+        // now, so clear it, or the next check would report it again against an innocent call.
+        api.hipGetLastError();
         String name;
         String text;
         try {
