@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * and keeps what it has; the microphone tries to reopen the device every second, so plugging it
  * back in (or another default appearing) restores capture without a restart.
  */
-public final class Microphone implements AutoCloseable {
+public final class Microphone implements AudioSource, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Microphone.class);
   public static final int PRE_ROLL_MILLIS = 200;
   private static final int READ_MILLIS = 20;
@@ -66,6 +66,7 @@ public final class Microphone implements AutoCloseable {
   }
 
   /** Why there is no audio right now, or null when capture works. */
+  @Override
   public String problem() {
     return problem;
   }
@@ -80,6 +81,7 @@ public final class Microphone implements AutoCloseable {
    *
    * @return false when no device is open (nothing will be sent; {@link #problem()} says why)
    */
+  @Override
   public synchronized boolean attach(AudioSink s) {
     if (problem != null && activeName == null) {
       return false;
@@ -97,6 +99,7 @@ public final class Microphone implements AutoCloseable {
   }
 
   /** Stops sending to the attached sink; returns once no chunk is being delivered to it. */
+  @Override
   public synchronized void detach() {
     sink = null;
   }
