@@ -29,7 +29,7 @@ public record InsertionSettings(
     private static final Integer D_RESTOREDELAYMILLIS = 250;
     private static final Boolean D_ENTERAFTER = false;
     private static final Boolean D_LEADINGSPACE = true;
-    private static final Integer D_TYPINGDELAYMILLIS = 2;
+    private static final Integer D_TYPINGDELAYMILLIS = 12;
 
     public InsertionSettings {
         method = Checks.or(method, D_METHOD);
