@@ -92,6 +92,11 @@ public final class HotkeyTracker {
         return active.contains(action);
     }
 
+    /** Whether a modifier key is down now (a paste keystroke sent now would become another shortcut). */
+    public synchronized boolean modifiersHeld() {
+        return !heldModifiers().isEmpty();
+    }
+
     private Set<Modifier> heldModifiers() {
         EnumSet<Modifier> mods = EnumSet.noneOf(Modifier.class);
         for (Input i : held) {
