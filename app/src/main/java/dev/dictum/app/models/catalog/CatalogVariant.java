@@ -1,5 +1,7 @@
 package dev.dictum.app.models.catalog;
 
+import dev.dictum.app.models.ModelFormat;
+
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package dev.dictum.app.models.catalog;
 
+import dev.dictum.app.models.ModelFormat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,7 +23,7 @@ class ModelCatalogTest {
                 "small", "small.en", "medium", "medium.en", "large-v2", "large-v3", "large-v3-turbo", "distil-large-v3");
         for (CatalogModel m : catalog.models()) {
             assertThat(m.variants()).extracting(CatalogVariant::format).as(m.id())
-                    .contains(ModelFormat.GGML, ModelFormat.HF_SAFETENSORS, ModelFormat.CTRANSLATE2);
+                    .contains(ModelFormat.GGML, ModelFormat.HUGGING_FACE, ModelFormat.CTRANSLATE2);
             assertThat(m.languageCount()).isEqualTo(m.englishOnly() ? 1 : m.id().startsWith("large-v3") ? 100 : 99);
             for (CatalogVariant v : m.variants()) {
                 assertThat(v.approxBytes()).as(v.id()).isGreaterThan(10L << 20);

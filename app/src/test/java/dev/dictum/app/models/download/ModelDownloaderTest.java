@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dictum.app.models.catalog.CatalogFile;
 import dev.dictum.app.models.catalog.CatalogVariant;
-import dev.dictum.app.models.catalog.ModelFormat;
+import dev.dictum.app.models.ModelFormat;
 import dev.dictum.app.models.download.DownloadFailure.Reason;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -118,7 +118,7 @@ class ModelDownloaderTest {
         byte[] weights = random(MIB, 3);
         hub.host("openai/whisper-x", "config.json", config).lfs = false;
         hub.host("openai/whisper-x", "model.safetensors", weights);
-        CatalogVariant v = new CatalogVariant("x/hf", ModelFormat.HF_SAFETENSORS, "f32", "openai/whisper-x", "main",
+        CatalogVariant v = new CatalogVariant("x/hf", ModelFormat.HUGGING_FACE, "f32", "openai/whisper-x", "main",
                 "whisper-x", List.of(new CatalogFile("config.json", 100, null, null, false),
                         new CatalogFile("model.safetensors", MIB, null, null, false),
                         new CatalogFile("merges.txt", 100, null, null, true)));
