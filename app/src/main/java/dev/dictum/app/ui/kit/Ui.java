@@ -40,6 +40,7 @@ public final class Ui {
     public static Button button(String text, String icon) {
         Button b = new Button(text, icon(icon));
         b.setMnemonicParsing(true);
+        b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         return b;
     }
 
@@ -68,7 +69,7 @@ public final class Ui {
     /** A row of nodes with a growing gap at {@code gapIndex} (e.g. buttons left and right). */
     public static HBox bar(int gapIndex, Node... nodes) {
         HBox box = new HBox();
-        box.getStyleClass().add("bar");
+        box.getStyleClass().add("toolbar-row");
         box.setAlignment(Pos.CENTER_LEFT);
         for (int i = 0; i < nodes.length; i++) {
             if (i == gapIndex) {

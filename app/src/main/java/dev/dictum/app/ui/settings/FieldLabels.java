@@ -18,7 +18,7 @@ final class FieldLabels {
             t("hotkeys.pasteLast", "Paste last transcript", null),
             t("hotkeys.tapMillis", "Tap is shorter than", "Milliseconds; hold-or-tap mode only"),
             t("audio.inputDevice", "Input device", null),
-            t("audio.minRecordingMillis", "Ignore recordings shorter than", "Milliseconds"),
+            t("audio.minRecordingMillis", "Shortest recording kept", "Milliseconds; shorter ones are ignored"),
             t("audio.trimSilence", "Trim silence; insert nothing when nobody spoke", null),
             t("audio.speechThresholdDb", "Speech threshold", "dBFS above which a frame may be speech"),
             t("transcription.language", "Language", "auto detects it; a code (en, de, fr …) fixes it"),

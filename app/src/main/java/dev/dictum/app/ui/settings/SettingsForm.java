@@ -281,7 +281,9 @@ final class SettingsForm {
         meter.setAccessibleText("Input level");
         Label result = new Label();
         result.getStyleClass().add("hint");
-        Button test = Ui.button("_Test: record 3 s and play back", "mdi2r-record-circle-outline");
+        result.managedProperty().bind(result.textProperty().isNotEmpty());
+        Button test = Ui.button("_Test (3 s)", "mdi2r-record-circle-outline");
+        test.setTooltip(new javafx.scene.control.Tooltip("Record three seconds and play them back"));
         test.setOnAction(e -> {
             test.setDisable(true);
             result.setText("Recording… speak now");
@@ -352,7 +354,8 @@ final class SettingsForm {
                     Method label = o.getClass().getMethod("label");
                     return (String) label.invoke(o);
                 } catch (ReflectiveOperationException e) {
-                    return o.toString();
+                    String n = o.toString().replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+                    return Character.toUpperCase(n.charAt(0)) + n.substring(1);
                 }
             }
 

@@ -25,10 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * with the git blob SHA-1 as ETag (small files), as the real hub does. Ranges and If-Range are honoured;
  * faults are injected per file: a dropped connection, a lying Content-Length, a throttle.
  */
-final class LocalHub implements AutoCloseable {
+public final class LocalHub implements AutoCloseable {
 
     /** A file the hub serves, with the faults it shows. */
-    static final class Hosted {
+    public static final class Hosted {
         volatile byte[] content;
         volatile String version = "v1";
         /** LFS: redirect with X-Linked-Etag = SHA-256; otherwise served directly with a git blob ETag. */
@@ -45,7 +45,7 @@ final class LocalHub implements AutoCloseable {
         /** Content-Length to announce on full (200) answers instead of the true one. */
         volatile long announcedLength = -1;
         /** Bytes per second, 0 for as fast as possible. */
-        volatile long throttle;
+        public volatile long throttle;
 
         Hosted(byte[] content) {
             this.content = content;
@@ -64,7 +64,7 @@ final class LocalHub implements AutoCloseable {
     private final AtomicInteger active = new AtomicInteger();
     final AtomicInteger maxActive = new AtomicInteger();
 
-    LocalHub() throws IOException {
+    public LocalHub() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "local-hub");
@@ -75,11 +75,11 @@ final class LocalHub implements AutoCloseable {
         server.start();
     }
 
-    URI base() {
+    public URI base() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
     }
 
-    Hosted host(String repo, String path, byte[] content) {
+    public Hosted host(String repo, String path, byte[] content) {
         Hosted h = new Hosted(content);
         files.put(repo + "/" + path, h);
         return h;
