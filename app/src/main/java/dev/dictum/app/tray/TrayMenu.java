@@ -46,6 +46,10 @@ final class TrayMenu {
         }
         menu.add(item("Open recordings folder", true, app::openRecordings));
         menu.addSeparator();
+        menu.add(item("Settings…", true, app::openSettings));
+        menu.add(item("Models…", true, app::openModels));
+        menu.add(item("History…", true, app::openHistory));
+        menu.addSeparator();
         menu.add(item("Quit Dictum", true, app::quit));
         return menu;
     }

@@ -52,5 +52,17 @@ public interface AppActions {
 
     void openRecordings();
 
+    /** The settings window (issue 7). */
+    default void openSettings() {
+    }
+
+    /** The model manager: download, choose, remove models (issue 7). */
+    default void openModels() {
+    }
+
+    /** The history window (issue 7). */
+    default void openHistory() {
+    }
+
     void quit();
 }

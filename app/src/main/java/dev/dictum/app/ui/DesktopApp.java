@@ -49,6 +49,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
+import dev.dictum.app.ui.kit.DesktopWindows;
 import javafx.application.Platform;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +76,7 @@ public final class DesktopApp implements AppActions {
     private ClipboardPaste clipboard;
     private volatile Map<String, String> backends = defaultBackends();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
+    private final DesktopWindows windows = new DesktopWindows();
 
     public DesktopApp(AppDirs dirs) {
         this.dirs = dirs;
@@ -105,7 +107,10 @@ public final class DesktopApp implements AppActions {
         indicator.setEnabled(s.general().showIndicator());
 
         mic = new Microphone(InputDevices::open, s.audio().inputDevice());
-        mic.onLevel(indicator::level);
+        mic.onLevel(db -> {
+            indicator.level(db);
+            windows.level(db);
+        });
         mic.onStatus(p -> {
             if (p != null) {
                 notifier().notice(Notifier.Kind.WARNING, p);
@@ -157,6 +162,8 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
         }
         settings.addListener(this::applyChange);
+        windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
+        windows.offerModelIfNone();
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             backends = probeBackends();
             refreshViews();
@@ -333,6 +340,7 @@ public final class DesktopApp implements AppActions {
             control.close();
         }
         mic.close();
+        windows.close();
         engines.close();
         if (history != null) {
             history.close();
@@ -445,6 +453,21 @@ public final class DesktopApp implements AppActions {
     @Override
     public void retry() {
         controller.retryFailed();
+    }
+
+    @Override
+    public void openSettings() {
+        windows.openSettings();
+    }
+
+    @Override
+    public void openModels() {
+        windows.openModels();
+    }
+
+    @Override
+    public void openHistory() {
+        windows.openHistory();
     }
 
     @Override

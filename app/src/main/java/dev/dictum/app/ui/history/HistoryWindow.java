@@ -112,7 +112,7 @@ public final class HistoryWindow {
         }));
         Button insert = Ui.button("_Insert again", "mdi2c-cursor-text");
         insert.setOnAction(e -> selected(h -> {
-            stage.toBack();
+            stage.setIconified(true); // the window that had the focus before gets it back
             context.insertText(h.text());
             say("Inserted into the focused window", false);
         }));
