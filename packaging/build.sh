@@ -70,7 +70,7 @@ if [ "$aot" = 1 ]; then
   step "AOT cache: training run (transcribe a toy sample twice)"
   "$image/bin/dictum" --version >/dev/null
   # The launcher's JVM options come from lib/app/dictum.cfg; the training run adds the output flag.
-  JDK_JAVA_OPTIONS="-XX:AOTCacheOutput=$PWD/$image/lib/app/dictum.aot" "$image/bin/dictum" transcribe \
+  JAVA_TOOL_OPTIONS="-XX:AOTCacheOutput=$PWD/$image/lib/app/dictum.aot" "$image/bin/dictum" transcribe \
       --model testdata/models/toy-en testdata/data/toy-en-samples/sample_01.wav testdata/data/toy-en-samples/sample_02.wav \
       >/dev/null 2>"$out/aot-training.log"
   [ -f "$image/lib/app/dictum.aot" ] || { echo "packaging/build.sh: the AOT training run made no cache" >&2; exit 1; }
@@ -83,10 +83,14 @@ if [ "$deb" = 1 ] && [ "$(uname -s)" = Linux ]; then
   for tool in fakeroot dpkg-deb objdump; do
     command -v "$tool" >/dev/null || { echo "packaging/build.sh: the .deb needs $tool (apt-get install fakeroot binutils dpkg-dev)" >&2; exit 2; }
   done
+  # jpackage finds the JDK runtime's libraries; these are what JavaFX (GTK 3), JNativeHook (X11 record/
+  # keyboard) and the X11 typing mode load from jars at run time, which it cannot see.
+  desktop_deps="libgtk-3-0, libglib2.0-0, libgl1, libxtst6, libxt6, libxinerama1, libxkbcommon-x11-0, libx11-xcb1"
   step "jpackage .deb (no --linux-shortcut: that pulls in xdg-utils, which fails in containers)"
   jpackage --type deb --app-image "$image" --name dictum --app-version "$version" --vendor "Dictum" \
            --description "Local push-to-talk dictation with Whisper" \
            --linux-package-name dictum --linux-deb-maintainer "dictum@localhost" --linux-app-category utils \
+           --linux-package-deps "$desktop_deps" \
            --dest "$out/deb-jpackage"
   step "adding /usr/bin/dictum, the desktop menu entry and the icon to the package"
   # Shipped as files of the package (not written by a postinst script), so dpkg owns them and
