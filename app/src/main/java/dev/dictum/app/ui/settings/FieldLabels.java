@@ -49,6 +49,11 @@ final class FieldLabels {
         return Map.entry(key, new Text(label, help));
     }
 
+    /** True when the table names the field (a test keeps every setting named). */
+    static boolean listed(String key) {
+        return TEXTS.containsKey(key);
+    }
+
     /** The label and help of a field; a field not listed is named from its Java name ("tapMillis" → "Tap millis"). */
     static Text of(String key) {
         Text t = TEXTS.get(key);
