@@ -4,24 +4,24 @@
 #   image/dictum/     a jpackage app image (bin/dictum launcher, lib/app jars, lib/runtime)
 #   dictum_VERSION_amd64.deb   (Linux) /opt/dictum, `dictum` on the PATH, a desktop menu entry and icon
 #
-# Usage: packaging/build.sh [--no-build] [--no-deb] [--aot]
+# Usage: packaging/build.sh [--no-build] [--no-deb] [--no-aot]
 #   --no-build  reuse app/target (after `mvn -pl app -am package`)
 #   --no-deb    stop after the app image
-#   --aot       add a JDK 25 AOT cache (lib/app/dictum.aot) from a training run; see docs/benchmarks.md
-#               for why it is off by default
+#   --no-aot    leave out the JDK 25 AOT cache (lib/app/dictum.aot, from a training run that transcribes
+#               two toy samples); docs/benchmarks.md has what it saves
 # Needs JDK 25; the .deb also needs fakeroot, binutils and dpkg-dev (jpackage's deb tooling).
 # Windows: packaging/windows/build.ps1 (MSI through WiX).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/java-env.sh
 
-build=1 deb=1 aot=0
+build=1 deb=1 aot=1
 for arg in "$@"; do
   case "$arg" in
     --no-build) build=0 ;;
     --no-deb) deb=0 ;;
-    --aot) aot=1 ;;
-    *) echo "packaging/build.sh: unknown option $arg (use --no-build, --no-deb, --aot)" >&2; exit 2 ;;
+    --no-aot) aot=0 ;;
+    *) echo "packaging/build.sh: unknown option $arg (use --no-build, --no-deb, --no-aot)" >&2; exit 2 ;;
   esac
 done
 
@@ -51,10 +51,13 @@ found=$(jdeps --multi-release 25 --ignore-missing-deps --print-module-deps --cla
 modules="java.base,java.desktop,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.incubator.vector,jdk.management,jdk.unsupported,jdk.zipfs,jdk.localedata${found:+,$found}"
 modules=$(echo "$modules" | tr ',' '\n' | sort -u | paste -sd, -)
 step "jlink runtime: $modules"
-jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress zip-6 \
+jlink --add-modules "$modules" --generate-cds-archive --strip-debug --no-header-files --no-man-pages --compress zip-6 \
       --include-locales en,de,fr,es,it,pt,nl,pl,ru,uk,ja,zh,ko --output "$out/runtime"
 
-java_options=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m)
+# -Xlog:all=warning:stderr: the JVM's own warnings (an AOT cache it cannot use, say) go to stderr, never
+# into a transcript on stdout.
+java_options=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m
+              -Xlog:all=warning:stderr)
 jp_opts=()
 for o in "${java_options[@]}"; do jp_opts+=(--java-options "$o"); done
 
@@ -66,10 +69,16 @@ jpackage --type app-image --name dictum --app-version "$version" --vendor "Dictu
          --dest "$out/image"
 image="$out/image/dictum"
 
+# One modification time for every file of the image, kept through the .deb: the AOT cache checks each
+# jar's time and size, and the time is the last commit's, so a rebuild of one commit is reproducible.
+epoch=$(git log -1 --format=%ct 2>/dev/null || echo 1700000000)
+find "$image" -exec touch -h -d "@$epoch" {} +
+
 if [ "$aot" = 1 ]; then
-  step "AOT cache: training run (transcribe a toy sample twice)"
-  "$image/bin/dictum" --version >/dev/null
-  # The launcher's JVM options come from lib/app/dictum.cfg; the training run adds the output flag.
+  step "AOT cache: training run (transcribe two toy samples)"
+  # The launcher's JVM options come from lib/app/dictum.cfg; the training run adds the output flag
+  # through JAVA_TOOL_OPTIONS (the jpackage launcher ignores JDK_JAVA_OPTIONS). The cache records the
+  # image's class path and is relocated by the JVM when the image is installed elsewhere (/opt/dictum).
   JAVA_TOOL_OPTIONS="-XX:AOTCacheOutput=$PWD/$image/lib/app/dictum.aot" "$image/bin/dictum" transcribe \
       --model testdata/models/toy-en testdata/data/toy-en-samples/sample_01.wav testdata/data/toy-en-samples/sample_02.wav \
       >/dev/null 2>"$out/aot-training.log"
@@ -101,6 +110,7 @@ if [ "$deb" = 1 ] && [ "$(uname -s)" = Linux ]; then
   install -D -m 0644 packaging/linux/dev.dictum.Dictum.desktop "$work/usr/share/applications/dev.dictum.Dictum.desktop"
   install -D -m 0644 packaging/linux/dev.dictum.Dictum.svg "$work/usr/share/icons/hicolor/scalable/apps/dev.dictum.Dictum.svg"
   install -D -m 0644 packaging/linux/dev.dictum.Dictum.png "$work/usr/share/icons/hicolor/256x256/apps/dev.dictum.Dictum.png"
+  find "$work/opt" -exec touch -h -d "@$epoch" {} +
   size=$(du -sk --exclude=DEBIAN "$work" | cut -f1)
   sed -i "s/^Installed-Size:.*/Installed-Size: $size/" "$work/DEBIAN/control"
   (cd "$work" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | xargs -0 md5sum > DEBIAN/md5sums)

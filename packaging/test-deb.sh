@@ -29,6 +29,12 @@ trap 'dpkg -P dictum >/dev/null 2>&1 || true' EXIT
 t=$(ms); version=$(dictum --version); step "dictum --version: $version ($(( $(ms) - t )) ms)"
 [[ "$version" == dictum* ]] || fail "unexpected --version output: $version"
 
+if [ -f /opt/dictum/lib/app/dictum.aot ]; then
+  shared=$(JAVA_TOOL_OPTIONS=-Xlog:class+load=info dictum --version 2>/dev/null | grep -c 'source: shared objects file' || true)
+  [ "$shared" -gt 100 ] || fail "the installed AOT cache is not used ($shared classes from it): $(dictum --version 2>&1 >/dev/null | head -2)"
+  step "AOT cache in use: $shared classes from it at start-up"
+fi
+
 wav=testdata/data/toy-en-samples/sample_01.wav
 expected=$(awk -F'\t' '$1=="sample_01.wav"{print $2}' testdata/data/toy-en-samples/transcripts.tsv)
 t=$(ms); text=$(dictum transcribe --model testdata/models/toy-en "$wav" 2>/tmp/test-deb.err) || { cat /tmp/test-deb.err >&2; fail "dictum transcribe"; }
