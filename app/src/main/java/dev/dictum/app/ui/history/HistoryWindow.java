@@ -38,7 +38,6 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Stage;
-import javafx.util.StringConverter;
 
 /**
  * The history: every dictation with its time, length, model, backend and release-to-text time;
@@ -140,17 +139,7 @@ public final class HistoryWindow {
         }
 
         model.getItems().setAll(context.installedModels());
-        model.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(DiscoveredModel m) {
-                return m == null ? "" : m.name();
-            }
-
-            @Override
-            public DiscoveredModel fromString(String s) {
-                return null;
-            }
-        });
+        model.setConverter(Ui.shownAs(DiscoveredModel::name));
         model.setPromptText("Model");
         model.setAccessibleText("Model for transcribing again");
         String current = context.settings().current().models().modelPath();

@@ -89,6 +89,21 @@ public final class Ui {
         return r;
     }
 
+    /** A one-way converter for choice boxes: how an item is shown (null shows as ""). */
+    public static <T> javafx.util.StringConverter<T> shownAs(java.util.function.Function<T, String> text) {
+        return new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(T item) {
+                return item == null ? "" : text.apply(item);
+            }
+
+            @Override
+            public T fromString(String s) {
+                return null;
+            }
+        };
+    }
+
     /** "1.5 GB", "466 MB", "75 MB": sizes as the model manager shows them (decimal units, as disks do). */
     public static String bytes(long bytes) {
         if (bytes >= 1_000_000_000L) {

@@ -39,7 +39,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
-import javafx.util.StringConverter;
 
 /**
  * The model manager: the catalog with the model recommended for this computer, a download with
@@ -128,17 +127,7 @@ public final class ModelManagerWindow {
         available.setPrefHeight(250);
         available.getSelectionModel().selectedItemProperty().addListener((o, a, m) -> selectModel(m));
 
-        variant.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(CatalogVariant v) {
-                return v == null ? "" : v.label() + " · " + Ui.bytes(v.approxBytes());
-            }
-
-            @Override
-            public CatalogVariant fromString(String s) {
-                return null;
-            }
-        });
+        variant.setConverter(Ui.shownAs(v -> v.label() + " · " + Ui.bytes(v.approxBytes())));
         variant.setMaxWidth(Double.MAX_VALUE);
         variant.setOnAction(e -> updateButtons());
         download.setDefaultButton(true);

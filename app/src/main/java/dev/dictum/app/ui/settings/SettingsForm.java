@@ -259,17 +259,7 @@ final class SettingsForm {
             combo.getItems().add(value); // a configured device that is unplugged now stays visible
         }
         combo.setValue(value);
-        combo.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(String s) {
-                return s == null || s.isEmpty() ? "System default" : s;
-            }
-
-            @Override
-            public String fromString(String s) {
-                return s;
-            }
-        });
+        combo.setConverter(Ui.shownAs(s -> s.isEmpty() ? "System default" : s));
         combo.setMaxWidth(Double.MAX_VALUE);
         combo.setOnAction(e -> edit.accept(key, combo.getValue()));
         return combo;
@@ -325,17 +315,7 @@ final class SettingsForm {
             combo.getItems().add(value);
         }
         combo.setValue(value);
-        combo.setConverter(new StringConverter<>() {
-            @Override
-            public String toString(String s) {
-                return s == null || s.isEmpty() ? "None chosen" : names.getOrDefault(s, s);
-            }
-
-            @Override
-            public String fromString(String s) {
-                return s;
-            }
-        });
+        combo.setConverter(Ui.shownAs(s -> s.isEmpty() ? "None chosen" : names.getOrDefault(s, s)));
         combo.setOnAction(e -> edit.accept(key, combo.getValue()));
         combo.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(combo, Priority.ALWAYS);
@@ -344,26 +324,15 @@ final class SettingsForm {
 
     /** Enums show their {@code label()} where they have one. */
     private static StringConverter<Object> labelConverter() {
-        return new StringConverter<>() {
-            @Override
-            public String toString(Object o) {
-                if (o == null) {
-                    return "";
-                }
+        return Ui.shownAs(o -> {
                 try {
-                    Method label = o.getClass().getMethod("label");
-                    return (String) label.invoke(o);
-                } catch (ReflectiveOperationException e) {
-                    String n = o.toString().replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
-                    return Character.toUpperCase(n.charAt(0)) + n.substring(1);
-                }
+                Method label = o.getClass().getMethod("label");
+                return (String) label.invoke(o);
+            } catch (ReflectiveOperationException e) {
+                String n = o.toString().replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+                return Character.toUpperCase(n.charAt(0)) + n.substring(1);
             }
-
-            @Override
-            public Object fromString(String s) {
-                return null;
-            }
-        };
+        });
     }
 
     private static String rootMessage(Throwable t) {
