@@ -57,7 +57,7 @@ mkdir -p "$shots"
 shots="$(realpath "$shots")"
 
 # ---- what it needs
-tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat trayer xset xdpyinfo xwininfo)
+tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo)
 missing=()
 for t in "${tools[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 py=python3
@@ -197,16 +197,20 @@ if [ -n "$tray" ]; then
   sleep 1.2
   import -window root "$shots/tray-menu-full.png"
   # The menu opens below the icon; its "Model" item is the first under the header: hover to open it.
-  # The menu is an unnamed top-level window about as tall as its items: find it in the window tree.
-  menu="$(xwininfo -root -tree | awk '/has no name/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
-      split($i, a, /[x+]/); if (a[1] > 150 && a[1] < 700 && a[2] > 150 && a[2] < 800) print "m", a[3], a[4], a[1], a[2] } }' | tail -1 || true)"
+  # Swing's menu windows are named "###focusableSwingPopup###" or "winN" (Dictum names its own windows).
+  popups() { xwininfo -root -tree | awk '/"(###focusableSwingPopup###|win[0-9]+)": \("dev-dictum/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
+      split($i, a, /[x+]/); print a[3], a[4], a[1], a[2] } }'; }
+  menu="$(popups | head -1 || true)"
   if [ -n "$menu" ]; then
-    read -r _ mx my mw mh <<<"$menu"
-    xdotool mousemove $((mx + 40)) $((my + 62))
+    read -r mx my mw mh <<<"$menu"
+    xdotool mousemove $((mx + 40)) $((my + 70)) # the Model item, first under the header
     sleep 0.8
     import -window root "$shots/tray-menu-model-full.png"
-    convert "$shots/tray-menu-model-full.png" -crop "$((mw + 420))x$((mh + 24))+$((mx - 420))+$((my - 8))" +repage \
-      "$shots/tray-menu.png"
+    # Crop to every open menu and the tray icon, with a margin.
+    read -r x0 y0 x1 y1 < <(popups | awk -v tx="$tx" '{ if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $2 < y0) y0 = $2;
+        if ($1 + $3 > x1) x1 = $1 + $3; if ($2 + $4 > y1) y1 = $2 + $4 } END { if (y0 > 0) y0 = 0; print x0, y0, x1, y1 }')
+    x0=$((x0 > 24 ? x0 - 24 : 0)); x1=$((x1 + 24 > 1280 ? 1280 : x1 + 24)); y1=$((y1 + 24 > 800 ? 800 : y1 + 24))
+    convert "$shots/tray-menu-model-full.png" -crop "$((x1 - x0))x$((y1 - y0))+$x0+$y0" +repage "$shots/tray-menu.png"
   else
     cp "$shots/tray-menu-full.png" "$shots/tray-menu.png"
   fi

@@ -11,7 +11,7 @@ import tkinter as tk
 out = sys.argv[1]
 root = tk.Tk(className="dictum-e2e-target")
 root.title("dictum-e2e-target")
-root.geometry("760x180+40+120")
+root.geometry("700x160+40+440")
 text = tk.Text(root, font=("DejaVu Sans", 16), wrap="word", undo=False)
 text.pack(fill="both", expand=True)
 text.focus_set()

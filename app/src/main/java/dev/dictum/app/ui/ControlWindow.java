@@ -80,15 +80,13 @@ public final class ControlWindow {
             grid.addRow(1, new Label("Mode"), mode);
             grid.addRow(2, new Label("Insert with"), insert);
 
-            Button paste = new Button("Paste last");
-            paste.setOnAction(e -> app.pasteLast());
             Button copy = new Button("Copy last");
             copy.setOnAction(e -> app.copyLast());
             Button recordings = new Button("Recordings");
             recordings.setOnAction(e -> app.openRecordings());
             Button quit = new Button("Quit");
             quit.setOnAction(e -> app.quit());
-            HBox buttons = new HBox(8, copy, paste, recordings, quit);
+            HBox buttons = new HBox(8, copy, recordings, quit); // paste last: its hotkey (this window has the focus)
             buttons.setAlignment(Pos.CENTER_RIGHT);
 
             VBox root = new VBox(12, state, grid, notice, buttons);

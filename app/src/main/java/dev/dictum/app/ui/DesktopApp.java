@@ -73,6 +73,8 @@ public final class DesktopApp implements AppActions {
     private Tray tray;
     private ControlWindow control;
     private ClipboardPaste clipboard;
+    private FocusTracker focus = FocusTracker.NONE;
+    private volatile dev.dictum.app.dictation.TargetWindow menuTarget;
     private volatile Map<String, String> backends = defaultBackends();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
 
@@ -127,7 +129,7 @@ public final class DesktopApp implements AppActions {
             LOG.warn("history unavailable: {}", e.getMessage());
             notifier().notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
         }
-        FocusTracker focus = focusTracker();
+        focus = focusTracker();
         clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), typer());
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
@@ -438,8 +440,13 @@ public final class DesktopApp implements AppActions {
     }
 
     @Override
+    public void menuOpening() {
+        menuTarget = focus.focused();
+    }
+
+    @Override
     public void pasteLast() {
-        controller.pasteLast();
+        controller.pasteLast(menuTarget);
     }
 
     @Override
