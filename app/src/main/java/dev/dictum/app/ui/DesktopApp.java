@@ -82,8 +82,12 @@ public final class DesktopApp implements AppActions {
         this.dirs = dirs;
     }
 
-    /** Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}. */
-    public int run(boolean verbose, PrintWriter err) throws IOException, InterruptedException, java.awt.AWTException {
+    /**
+     * Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}.
+     *
+     * @param model a model to use and remember (the command line's --model), or null
+     */
+    public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, java.awt.AWTException {
         if (GraphicsEnvironment.isHeadless()) {
             err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
             return 1;
@@ -98,6 +102,9 @@ public final class DesktopApp implements AppActions {
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         settings = new LiveSettings(store, loaded.settings());
+        if (model != null) {
+            update(x -> x.with(x.models().withModelPath(model.toString())));
+        }
         Settings s = settings.current();
 
         FlatLightLaf.setup();
@@ -117,7 +124,9 @@ public final class DesktopApp implements AppActions {
         engines = new EngineManager(() -> settings.current().transcription());
         engines.addListener(st -> {
             refreshViews();
-            if (st.phase() == EngineManager.Phase.FAILED) {
+            if (st.phase() == EngineManager.Phase.LOADING) {
+                notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
+            } else if (st.phase() == EngineManager.Phase.FAILED) {
                 notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
             } else if (st.phase() == EngineManager.Phase.READY) {
                 notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
