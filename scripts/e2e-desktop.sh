@@ -7,9 +7,12 @@
 #   An empty EXPECTED_TEXT means nothing may arrive. Exits 0 only then.
 #
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
-#                               [--shots DIR] [--keep] [WAV] [EXPECTED_TEXT]
+#                               [--shots DIR] [--keep] [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
-#   without EXPECTED_TEXT takes its line from transcripts.tsv beside it).
+#   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
+#   host, so the app shows its control window instead (screenshot control-window.png). --spam S
+#   first taps the hotkey 20 times a second for S seconds: nothing may arrive, the app must survive
+#   and be idle, and the dictation after it must work as usual.
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -23,6 +26,8 @@ insert=paste
 language=auto
 shots=""
 keep=0
+notray=0
+spam=0
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,6 +36,8 @@ while [ $# -gt 0 ]; do
     --language) language="$2"; shift 2 ;;
     --shots) shots="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --no-tray) notray=1; shift ;;
+    --spam) spam="$2"; shift 2 ;;
     -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
@@ -130,9 +137,9 @@ xset r off # Xvfb repeats held keys; a real keyboard's repeat is ignored by the 
 log "display $DISPLAY"
 
 # ---- tray host
-trayer --edge top --align right --SetDockType true --SetPartialStrut true --widthtype request --height 32 \
+[ "$notray" = 1 ] || trayer --edge top --align right --SetDockType true --SetPartialStrut true --widthtype request --height 32 \
   --transparent false --tint 0xF0F0F0 --expand true >"$work/trayer.log" 2>&1 &
-pids+=($!)
+[ "$notray" = 1 ] || pids+=($!)
 
 # ---- PulseAudio with a virtual microphone fed from a null sink
 pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --system=false --log-target=stderr \
@@ -190,7 +197,14 @@ echo "$second" | grep -q "already running" || fail "a second start said: $second
 
 # ---- screenshot: the tray menu, opened on the tray icon, with the Model submenu
 tray="$(xdotool search --onlyvisible --class trayer 2>/dev/null | head -1 || true)"
-if [ -n "$tray" ]; then
+if [ "$notray" = 1 ]; then
+  cw="$(timeout 20 xdotool search --sync --onlyvisible --name '^Dictum$' | head -1)" || fail "no control window without a tray"
+  sleep 1
+  eval "$(xdotool getwindowgeometry --shell "$cw")"
+  import -window root "$shots/control-window-full.png"
+  convert "$shots/control-window-full.png" -crop "$((WIDTH + 48))x$((HEIGHT + 48))+$((X > 24 ? X - 24 : 0))+$((Y > 24 ? Y - 24 : 0))" \
+    +repage "$shots/control-window.png"
+elif [ -n "$tray" ]; then
   eval "$(xdotool getwindowgeometry --shell "$tray")"
   tx=$((X + WIDTH - 16)); ty=$((Y + HEIGHT / 2))
   xdotool mousemove "$tx" "$ty" click 3
@@ -221,8 +235,26 @@ else
 fi
 xdotool windowfocus --sync "$wid"
 
+# ---- spam: 20 taps a second (25 ms down, 25 ms up), in one xdotool process so the rate is real
+if [ "$spam" -gt 0 ]; then
+  args=()
+  for ((i = 0; i < spam * 20; i++)); do
+    args+=(keydown ctrl+alt+space sleep 0.025 keyup ctrl+alt+space sleep 0.025)
+  done
+  before=$(grep -c "too short" "$applog" || true)
+  s0=$SECONDS
+  xdotool "${args[@]}"
+  sleep 3
+  kill -0 "$app" 2>/dev/null || fail "the app died under the hotkey spam"
+  [ -z "$(cat "$typed")" ] || fail "the spam inserted [$(cat "$typed")]"
+  short=$(( $(grep -c "too short" "$applog" || true) - before ))
+  log "spam: $((spam * 20)) taps in $((SECONDS - s0 - 3)) s; $short recordings discarded as too short; nothing inserted"
+  xdotool windowfocus --sync "$wid"
+fi
+
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
 duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
+mark=$(wc -l <"$applog")
 xdotool keydown ctrl+alt+space
 sleep 0.3
 ( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png" ) &
@@ -236,7 +268,7 @@ convert "$shots/indicator-full.png" -crop 720x150+280+620 +repage "$shots/indica
 log "hotkey released after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
 
 # ---- the outcome
-outcome() { grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" "$applog" | tail -1; }
+outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" | tail -1; }
 has_outcome() { [ -n "$(outcome)" ]; }
 wait_for 120 has_outcome || fail "no outcome from the app in 120 s"
 if [ -n "$expected" ]; then
