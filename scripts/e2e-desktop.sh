@@ -239,7 +239,7 @@ xdotool windowfocus --sync "$wid"
 if [ "$spam" -gt 0 ]; then
   args=()
   for ((i = 0; i < spam * 20; i++)); do
-    args+=(keydown ctrl+alt+space sleep 0.025 keyup ctrl+alt+space sleep 0.025)
+    args+=(keydown --delay 0 ctrl+alt+space sleep 0.025 keyup --delay 0 ctrl+alt+space sleep 0.025)
   done
   before=$(grep -c "too short" "$applog" || true)
   s0=$SECONDS
@@ -291,7 +291,8 @@ if [ "$clip_after" != "$clip_before" ]; then
 fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
-  log "PASS: [$got] arrived; clipboard restored; release-to-text ${r2t} ms (app), $(( (arrived_ns - release_ns) / 1000000 )) ms until the test saw it (100 ms polling)"
+  started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
+  log "PASS: [$got] arrived; clipboard restored; release-to-text ${r2t} ms (app), $(( (arrived_ns - release_ns) / 1000000 )) ms until the test saw it (100 ms polling); recording started ${started:-?} ms after the hotkey event"
 else
   log "PASS: nothing arrived; clipboard untouched"
 fi
