@@ -108,6 +108,8 @@ public final class DesktopApp implements AppActions {
         Settings s = settings.current();
 
         FlatLightLaf.setup();
+        // JavaFX warns that it runs from the class path (as ./dictum starts it); that is intended here.
+        java.util.logging.Logger.getLogger("javafx").setLevel(java.util.logging.Level.SEVERE);
         Platform.setImplicitExit(false);
         Platform.startup(() -> { });
         indicator = new Indicator();
