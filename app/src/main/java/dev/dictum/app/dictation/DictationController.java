@@ -97,7 +97,7 @@ public final class DictationController implements AutoCloseable {
         TargetWindow target = p.focus().focused();
         Settings s = p.settings().get();
         Recording r = new Recording(Instant.now(), System.nanoTime(), target, engine == null ? null : engine.start(),
-                s.audio().speechThresholdDb().floatValue(), this::deviceLost);
+                s.audio().speechThresholdDb().floatValue(), s.audio().trimSilence(), this::deviceLost);
         synchronized (this) {
             if (recording != null) {
                 r.cancel();
