@@ -7,12 +7,14 @@
 #   An empty EXPECTED_TEXT means nothing may arrive. Exits 0 only then.
 #
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
-#                               [--shots DIR] [--keep] [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
+#                               [--mode push-to-talk|toggle|hold-or-tap] [--shots DIR] [--keep]
+#                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
 #   first taps the hotkey 20 times a second for S seconds: nothing may arrive, the app must survive
-#   and be idle, and the dictation after it must work as usual.
+#   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
+#   hotkey to start and taps it again to stop instead of holding it.
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -28,6 +30,7 @@ shots=""
 keep=0
 notray=0
 spam=0
+mode=push-to-talk
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,12 +41,14 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --no-tray) notray=1; shift ;;
     --spam) spam="$2"; shift 2 ;;
+    --mode) mode="$2"; shift 2 ;;
     -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
 case "$insert" in paste|type) ;; *) echo "e2e: --insert must be paste or type" >&2; exit 2 ;; esac
+case "$mode" in push-to-talk|toggle|hold-or-tap) ;; *) echo "e2e: --mode must be push-to-talk, toggle or hold-or-tap" >&2; exit 2 ;; esac
 wav="${positional[0]:-$repo/testdata/data/toy-en-samples/sample_01.wav}"
 wav="$(realpath "$wav")"
 if [ "${#positional[@]}" -ge 2 ]; then
@@ -152,7 +157,8 @@ pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic 
 pactl set-default-sink speaker
 pactl set-default-source vmic
 # Zeros keep the virtual microphone flowing, as a real one does (otherwise its first read blocks ~2 s).
-pacat --playback --device=vmic_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero &
+pacat --playback --device=vmic_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
+  2>"$work/pacat.log" &
 pids+=($!)
 
 # ---- the target window, with the focus
@@ -173,7 +179,7 @@ wait_for 5 clipboard_is "$clip_before" || fail "could not set the clipboard"
 # ---- settings as a user would have them, and the app started as a user starts it
 cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<EOF
 {
-  "hotkeys": {"mode": "push-to-talk", "dictate": "Ctrl+Alt+Space"},
+  "hotkeys": {"mode": "$mode", "dictate": "Ctrl+Alt+Space"},
   "transcription": {"language": "$language"},
   "insertion": {"method": "$insert"},
   "models": {"modelPath": "$model", "modelsFolder": "$repo/testdata/models"}
@@ -255,7 +261,8 @@ fi
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
 duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
 mark=$(wc -l <"$applog")
-xdotool keydown ctrl+alt+space
+tap() { xdotool keydown --delay 0 ctrl+alt+space sleep 0.08 keyup --delay 0 ctrl+alt+space; }
+if [ "$mode" = push-to-talk ]; then xdotool keydown ctrl+alt+space; else tap; fi
 sleep 0.3
 ( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png" ) &
 shot=$!
@@ -263,9 +270,9 @@ paplay --device=vmic_sink "$wav"
 sleep 0.4
 wait "$shot" || true
 release_ns=$(date +%s%N)
-xdotool keyup ctrl+alt+space
+if [ "$mode" = push-to-talk ]; then xdotool keyup ctrl+alt+space; else tap; fi
 convert "$shots/indicator-full.png" -crop 720x150+280+620 +repage "$shots/indicator.png" 2>/dev/null || true
-log "hotkey released after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
+log "$mode: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
 
 # ---- the outcome
 outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" | tail -1; }
