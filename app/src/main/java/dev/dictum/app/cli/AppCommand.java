@@ -2,6 +2,8 @@ package dev.dictum.app.cli;
 
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.ui.DesktopApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,6 +20,11 @@ final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
     @Option(names = {"-v", "--verbose"}, description = "Log debug detail to the log file and the terminal.")
     boolean verbose;
 
+    @Option(names = {"-m", "--model"}, paramLabel = "PATH",
+            description = "Use this model (and remember it): a ggml .bin file, a Hugging Face or CTranslate2 folder."
+                    + " Without it, the model chosen last in the tray's Model menu.")
+    Path model;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -28,6 +35,10 @@ final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
 
     @Override
     public Integer call() throws Exception {
-        return new DesktopApp(AppDirs.forCurrentUser()).run(verbose, spec.commandLine().getErr());
+        if (model != null && !Files.exists(model)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no such model: " + model);
+        }
+        return new DesktopApp(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
+                spec.commandLine().getErr());
     }
 }

@@ -97,7 +97,7 @@ public final class DictationController implements AutoCloseable {
         TargetWindow target = p.focus().focused();
         Settings s = p.settings().get();
         Recording r = new Recording(Instant.now(), System.nanoTime(), target, engine == null ? null : engine.start(),
-                s.audio().speechThresholdDb().floatValue(), this::deviceLost);
+                s.audio().speechThresholdDb().floatValue(), s.audio().trimSilence(), this::deviceLost);
         synchronized (this) {
             if (recording != null) {
                 r.cancel();
@@ -176,8 +176,13 @@ public final class DictationController implements AutoCloseable {
         return lastText;
     }
 
-    /** Inserts the last transcript again into the window that has focus now. */
+    /** Inserts the last transcript again into the window that has focus now (the paste-last hotkey). */
     public void pasteLast() {
+        pasteLast(null);
+    }
+
+    /** Inserts the last transcript again into {@code target} (null: the focused window), e.g. from the tray menu. */
+    public void pasteLast(TargetWindow target) {
         worker.execute(() -> {
             String text = lastText;
             if (text == null && p.history() != null) {
@@ -187,7 +192,7 @@ public final class DictationController implements AutoCloseable {
                 p.notifier().notice(Notifier.Kind.INFO, "Nothing dictated yet");
                 return;
             }
-            insertQuietly(text, false);
+            insert(text, target == null ? p.focus().focused() : target, false);
         });
     }
 

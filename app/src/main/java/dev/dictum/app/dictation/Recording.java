@@ -29,14 +29,22 @@ final class Recording implements AudioSink {
     volatile boolean enterAfter;
     private int preRollSamples;
 
+    private final boolean trim;
+
+    /** @param trim pass only the speech (and its margins) to the engine; false: everything recorded */
     Recording(Instant startedAt, long startNanos, TargetWindow target, EngineSession session, float speechThresholdDb,
-            Consumer<Recording> onDeviceLost) {
+            boolean trim, Consumer<Recording> onDeviceLost) {
+        this.trim = trim;
         this.startedAt = startedAt;
         this.startNanos = startNanos;
         this.target = target;
         this.session = session;
         this.onDeviceLost = onDeviceLost;
-        this.trimmer = new SpeechTrimmer(new VoiceActivityDetector(speechThresholdDb), this::send);
+        this.trimmer = new SpeechTrimmer(new VoiceActivityDetector(speechThresholdDb), chunk -> {
+            if (this.trim) {
+                send(chunk);
+            }
+        });
     }
 
     @Override
@@ -45,7 +53,10 @@ final class Recording implements AudioSink {
             return;
         }
         all.append(samples16k);
-        trimmer.push(samples16k);
+        trimmer.push(samples16k); // also without trimming: it still measures whether anyone spoke
+        if (!trim) {
+            send(samples16k);
+        }
     }
 
     @Override

@@ -149,8 +149,12 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     private void run(TriggerModeMachine.Command c) {
         switch (c) {
             case START -> {
+                long t0 = System.nanoTime();
                 if (!controller.start()) {
                     machine.recordingEnded();
+                } else {
+                    LOG.info("recording started {} ms after the hotkey event (with the 200 ms before it)",
+                            String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e6));
                 }
             }
             case STOP -> controller.stop(false);

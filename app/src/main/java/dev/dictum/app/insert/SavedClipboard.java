@@ -20,6 +20,12 @@ import java.util.Map;
  * lists, application formats), taken eagerly: once Dictum sets its text the previous owner's data
  * is gone, so the bytes must be in hand before. Streams and readers are read fully and handed out
  * fresh on each request. Flavours that fail to read are left out rather than failing the paste.
+ *
+ * <p>One representation per MIME type is kept (plain text as a String, others as bytes where
+ * offered): Java lists each native format under several classes (String, Reader, InputStream,
+ * CharBuffer, ByteBuffer, per charset), and on X11 every read is a round trip to the owner, so
+ * reading them all cost over half a second; the platform exports every native format again from
+ * the one kept.
  */
 final class SavedClipboard implements Transferable {
     private final Map<DataFlavor, Object> data;
@@ -32,7 +38,11 @@ final class SavedClipboard implements Transferable {
     static SavedClipboard of(Transferable t) {
         Map<DataFlavor, Object> copy = new LinkedHashMap<>();
         if (t != null) {
-            for (DataFlavor f : t.getTransferDataFlavors()) {
+            java.util.Set<String> mimes = new java.util.HashSet<>();
+            for (DataFlavor f : preferred(t.getTransferDataFlavors())) {
+                if (!mimes.add(mime(f))) {
+                    continue;
+                }
                 try {
                     Object v = t.getTransferData(f);
                     if (v instanceof InputStream in) {
@@ -57,11 +67,37 @@ final class SavedClipboard implements Transferable {
                     }
                     copy.put(f, v);
                 } catch (UnsupportedFlavorException | IOException | RuntimeException e) {
-                    // this flavour could not be read: the others are still restored
+                    mimes.remove(mime(f)); // try another representation
                 }
             }
         }
         return new SavedClipboard(copy);
+    }
+
+    /** The format a flavour stands for; Java's String flavour is plain text. */
+    private static String mime(DataFlavor f) {
+        return f.equals(DataFlavor.stringFlavor) ? "text/plain" : f.getPrimaryType() + "/" + f.getSubType();
+    }
+
+    /** Plain text as a String first, then byte streams, then the rest, each group in the owner's order. */
+    private static List<DataFlavor> preferred(DataFlavor[] flavors) {
+        List<DataFlavor> out = new ArrayList<>();
+        for (DataFlavor f : flavors) {
+            if (f.equals(DataFlavor.stringFlavor)) {
+                out.add(f);
+            }
+        }
+        for (DataFlavor f : flavors) {
+            if (f.isRepresentationClassInputStream() && !out.contains(f)) {
+                out.add(f);
+            }
+        }
+        for (DataFlavor f : flavors) {
+            if (!out.contains(f)) {
+                out.add(f);
+            }
+        }
+        return out;
     }
 
     boolean isEmpty() {

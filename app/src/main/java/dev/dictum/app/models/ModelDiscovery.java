@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * Finds the Whisper models already on disk: in the models folder (whisper.cpp {@code ggml-*.bin}
- * files, Hugging Face and CTranslate2 folders, one level of sub-folders), and in the Hugging Face
+ * files, Hugging Face and CTranslate2 folders, two levels of sub-folders), and in the Hugging Face
  * hub cache ({@code models--org--name/snapshots/REV/}, the revision {@code refs/main} names, or the
  * newest). Formats are recognised by content (the ggml magic, config.json with safetensors,
  * model.bin), as {@code ModelFiles} opens them; nothing is loaded. Unreadable places are skipped.
@@ -47,7 +47,7 @@ public final class ModelDiscovery {
         Map<Path, DiscoveredModel> found = new LinkedHashMap<>();
         for (Path folder : modelsFolders) {
             List<DiscoveredModel> here = new ArrayList<>();
-            scanFolder(folder, 2, here);
+            scanFolder(folder, 3, here);
             here.sort(Comparator.comparing(DiscoveredModel::name));
             here.forEach(m -> found.putIfAbsent(m.path().toAbsolutePath().normalize(), m));
         }
@@ -81,7 +81,9 @@ public final class ModelDiscovery {
                 DiscoveredModel m = describe(p, DiscoveredModel.Source.MODELS_FOLDER);
                 if (m != null) {
                     out.add(m);
-                } else if (depth > 1 && Files.isDirectory(p) && !p.getFileName().toString().startsWith(".")) {
+                }
+                // A model folder may hold other formats too (a converted ggml file beside the safetensors).
+                if (depth > 1 && Files.isDirectory(p) && !p.getFileName().toString().startsWith(".")) {
                     scanFolder(p, depth - 1, out);
                 }
             }
@@ -178,10 +180,14 @@ public final class ModelDiscovery {
         }
     }
 
+    /** The weights' size: safetensors files or model.bin (not other formats kept in the same folder). */
     private static long folderSize(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
             // HF cache snapshots hold symlinks into blobs/: size() follows them.
-            return s.filter(Files::isRegularFile).mapToLong(ModelDiscovery::size).sum();
+            return s.filter(Files::isRegularFile).filter(p -> {
+                String n = p.getFileName().toString();
+                return n.endsWith(".safetensors") || n.equals("model.bin");
+            }).mapToLong(ModelDiscovery::size).sum();
         } catch (IOException e) {
             return 0;
         }

@@ -35,6 +35,7 @@ public final class Tray {
         Dimension size = SystemTray.getSystemTray().getTrayIconSize();
         icon = new TrayIcon(TrayIcons.draw(look, Math.max(16, Math.max(size.width, size.height)) * 2), "Dictum");
         icon.setImageAutoSize(true);
+        invoker.setName("dictum-tray-anchor");
         invoker.setFocusableWindowState(false);
         invoker.setType(java.awt.Window.Type.POPUP);
         icon.addMouseListener(new MouseAdapter() {
@@ -68,6 +69,7 @@ public final class Tray {
     }
 
     private void open(int x, int y) {
+        app.menuOpening();
         JPopupMenu menu = TrayMenu.build(app);
         invoker.setBounds(x, y, 1, 1);
         invoker.setVisible(true);

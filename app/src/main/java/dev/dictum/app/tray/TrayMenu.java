@@ -80,7 +80,7 @@ final class TrayMenu {
                 .normalize();
         for (DiscoveredModel d : models) {
             boolean selected = d.path().toAbsolutePath().normalize().equals(current);
-            m.add(radio(g, d.name() + "  " + size(d.sizeBytes()), selected, () -> app.chooseModel(d)));
+            m.add(radio(g, modelLabel(d), selected, () -> app.chooseModel(d)));
         }
         if (models.isEmpty()) {
             m.add(item("No models found in the models folder or the Hugging Face cache", false, () -> { }));
@@ -183,6 +183,17 @@ final class TrayMenu {
         i.setEnabled(enabled);
         i.addActionListener(e -> action.run());
         return i;
+    }
+
+    /** "toy-en  whisper.cpp · 44 MB" with the details in grey. */
+    private static String modelLabel(DiscoveredModel d) {
+        String name = d.name();
+        int paren = name.lastIndexOf(" (");
+        String title = paren > 0 ? name.substring(0, paren) : name;
+        String detail = paren > 0 ? name.substring(paren + 2, name.length() - 1) : d.format().label();
+        String sz = size(d.sizeBytes());
+        return "<html>" + escape(title) + "&nbsp;&nbsp;<font color='#80868b'>" + escape(detail)
+                + (sz.isEmpty() ? "" : " · " + sz) + "</font></html>";
     }
 
     /** "de" → "German (de)"; unknown codes stay as they are. */

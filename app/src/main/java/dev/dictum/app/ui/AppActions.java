@@ -44,6 +44,9 @@ public interface AppActions {
 
     void chooseInsertion(InsertionMethod method);
 
+    /** The menu is about to open: remember the window the user was in (the menu may take the focus). */
+    void menuOpening();
+
     void copyLast();
 
     void pasteLast();

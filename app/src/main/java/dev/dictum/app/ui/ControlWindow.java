@@ -45,17 +45,7 @@ public final class ControlWindow {
 
             ComboBox<DiscoveredModel> model = new ComboBox<>();
             model.getItems().setAll(app.models());
-            model.setConverter(new StringConverter<>() {
-                @Override
-                public String toString(DiscoveredModel m) {
-                    return m == null ? "" : m.name();
-                }
-
-                @Override
-                public DiscoveredModel fromString(String s) {
-                    return null;
-                }
-            });
+            model.setConverter(labels(DiscoveredModel::name));
             String current = app.settings().models().modelPath();
             app.models().stream().filter(m -> m.path().toString().equals(current)).findFirst()
                     .ifPresent(model::setValue);
@@ -66,10 +56,12 @@ public final class ControlWindow {
             });
             ComboBox<DictationMode> mode = new ComboBox<>();
             mode.getItems().setAll(DictationMode.values());
+            mode.setConverter(labels(DictationMode::label));
             mode.setValue(app.settings().hotkeys().mode());
             mode.setOnAction(e -> app.chooseMode(mode.getValue()));
             ComboBox<InsertionMethod> insert = new ComboBox<>();
             insert.getItems().setAll(InsertionMethod.values());
+            insert.setConverter(labels(InsertionMethod::label));
             insert.setValue(app.settings().insertion().method());
             insert.setOnAction(e -> app.chooseInsertion(insert.getValue()));
 
@@ -79,16 +71,18 @@ public final class ControlWindow {
             grid.addRow(0, new Label("Model"), model);
             grid.addRow(1, new Label("Mode"), mode);
             grid.addRow(2, new Label("Insert with"), insert);
+            for (ComboBox<?> c : java.util.List.of(model, mode, insert)) {
+                c.setMaxWidth(Double.MAX_VALUE);
+                GridPane.setHgrow(c, javafx.scene.layout.Priority.ALWAYS);
+            }
 
-            Button paste = new Button("Paste last");
-            paste.setOnAction(e -> app.pasteLast());
             Button copy = new Button("Copy last");
             copy.setOnAction(e -> app.copyLast());
             Button recordings = new Button("Recordings");
             recordings.setOnAction(e -> app.openRecordings());
             Button quit = new Button("Quit");
             quit.setOnAction(e -> app.quit());
-            HBox buttons = new HBox(8, copy, paste, recordings, quit);
+            HBox buttons = new HBox(8, copy, recordings, quit); // paste last: its hotkey (this window has the focus)
             buttons.setAlignment(Pos.CENTER_RIGHT);
 
             VBox root = new VBox(12, state, grid, notice, buttons);
@@ -108,13 +102,28 @@ public final class ControlWindow {
             }
             EngineManager.State e = app.engineState();
             state.setText(switch (e.phase()) {
-                case READY -> app.status().state().label() + " — " + e.model() + " on " + e.backend();
+                case READY -> app.status().state().label() + " — " + e.model() + " on "
+                        + e.backend().toUpperCase(java.util.Locale.ROOT);
                 case LOADING -> "Loading " + e.model() + "…";
                 case WARMING_UP -> "Warming up " + e.model() + "…";
                 case FAILED -> "Model failed: " + e.detail();
                 case NONE -> "No model chosen";
             });
         });
+    }
+
+    private static <T> StringConverter<T> labels(java.util.function.Function<T, String> label) {
+        return new StringConverter<>() {
+            @Override
+            public String toString(T v) {
+                return v == null ? "" : label.apply(v);
+            }
+
+            @Override
+            public T fromString(String s) {
+                return null;
+            }
+        };
     }
 
     public void notice(String text) {

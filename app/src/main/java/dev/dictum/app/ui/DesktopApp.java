@@ -74,6 +74,8 @@ public final class DesktopApp implements AppActions {
     private Tray tray;
     private ControlWindow control;
     private ClipboardPaste clipboard;
+    private FocusTracker focus = FocusTracker.NONE;
+    private volatile dev.dictum.app.dictation.TargetWindow menuTarget;
     private volatile Map<String, String> backends = defaultBackends();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
     private final DesktopWindows windows = new DesktopWindows();
@@ -82,8 +84,12 @@ public final class DesktopApp implements AppActions {
         this.dirs = dirs;
     }
 
-    /** Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}. */
-    public int run(boolean verbose, PrintWriter err) throws IOException, InterruptedException, java.awt.AWTException {
+    /**
+     * Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}.
+     *
+     * @param model a model to use and remember (the command line's --model), or null
+     */
+    public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, java.awt.AWTException {
         if (GraphicsEnvironment.isHeadless()) {
             err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
             return 1;
@@ -98,9 +104,14 @@ public final class DesktopApp implements AppActions {
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         settings = new LiveSettings(store, loaded.settings());
+        if (model != null) {
+            update(x -> x.with(x.models().withModelPath(model.toString())));
+        }
         Settings s = settings.current();
 
         FlatLightLaf.setup();
+        // JavaFX warns that it runs from the class path (as ./dictum starts it); that is intended here.
+        java.util.logging.Logger.getLogger("javafx").setLevel(java.util.logging.Level.SEVERE);
         Platform.setImplicitExit(false);
         Platform.startup(() -> { });
         indicator = new Indicator();
@@ -120,7 +131,9 @@ public final class DesktopApp implements AppActions {
         engines = new EngineManager(() -> settings.current().transcription());
         engines.addListener(st -> {
             refreshViews();
-            if (st.phase() == EngineManager.Phase.FAILED) {
+            if (st.phase() == EngineManager.Phase.LOADING) {
+                notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
+            } else if (st.phase() == EngineManager.Phase.FAILED) {
                 notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
             } else if (st.phase() == EngineManager.Phase.READY) {
                 notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
@@ -132,7 +145,7 @@ public final class DesktopApp implements AppActions {
             LOG.warn("history unavailable: {}", e.getMessage());
             notifier().notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
         }
-        FocusTracker focus = focusTracker();
+        focus = focusTracker();
         clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), typer());
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
@@ -446,8 +459,13 @@ public final class DesktopApp implements AppActions {
     }
 
     @Override
+    public void menuOpening() {
+        menuTarget = focus.focused();
+    }
+
+    @Override
     public void pasteLast() {
-        controller.pasteLast();
+        controller.pasteLast(menuTarget);
     }
 
     @Override

@@ -54,6 +54,7 @@ public final class Indicator {
 
     public Indicator() {
         SwingUtilities.invokeLater(() -> {
+            window.setName("dictum-indicator"); // names the X11 window too (tests find it by name)
             window.setType(Window.Type.POPUP);
             window.setFocusableWindowState(false);
             window.setAlwaysOnTop(true);

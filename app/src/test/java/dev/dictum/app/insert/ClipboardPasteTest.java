@@ -105,6 +105,37 @@ class ClipboardPasteTest {
     }
 
     @Test
+    void eachFormatIsReadOnceWhateverTheNumberOfRepresentations() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        DataFlavor[] many = {flavor("text/plain;class=java.io.Reader"), DataFlavor.stringFlavor,
+            flavor("text/plain;class=java.io.InputStream;charset=UTF-8"), flavor("text/plain;class=java.nio.CharBuffer"),
+            flavor("text/html;class=java.lang.String"), HTML};
+        Transferable t = new Transferable() {
+            @Override
+            public DataFlavor[] getTransferDataFlavors() {
+                return many;
+            }
+
+            @Override
+            public boolean isDataFlavorSupported(DataFlavor f) {
+                return true;
+            }
+
+            @Override
+            public Object getTransferData(DataFlavor f) {
+                reads.incrementAndGet();
+                if (f.equals(DataFlavor.stringFlavor)) {
+                    return "text";
+                }
+                return new ByteArrayInputStream("<i>text</i>".getBytes(StandardCharsets.UTF_8));
+            }
+        };
+        SavedClipboard saved = SavedClipboard.of(t);
+        assertThat(saved.flavors()).containsExactly(DataFlavor.stringFlavor, HTML);
+        assertThat(reads.get()).isEqualTo(2);
+    }
+
+    @Test
     void clipboardOnlyLeavesTheText() throws Exception {
         clipboard.setContents(new StringSelection("old"), null);
         new ClipboardPaste(clipboard, keys).copy("new text");

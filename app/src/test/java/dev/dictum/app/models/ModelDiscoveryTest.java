@@ -22,6 +22,7 @@ class ModelDiscoveryTest {
         Path hf = Files.createDirectories(models.resolve("sub/my-whisper"));
         Files.writeString(hf.resolve("config.json"), "{}");
         Files.write(hf.resolve("model.safetensors"), new byte[10]);
+        Files.write(hf.resolve("ggml-my-whisper-q8_0.bin"), new byte[] {0x6c, 0x6d, 0x67, 0x67, 9}); // converted copy beside it
         Path ct2 = Files.createDirectories(models.resolve("faster-tiny"));
         Files.writeString(ct2.resolve("config.json"), "{}");
         Files.write(ct2.resolve("model.bin"), new byte[20]);
@@ -37,9 +38,10 @@ class ModelDiscoveryTest {
         List<DiscoveredModel> found = ModelDiscovery.discover(List.of(models, dir.resolve("absent")), cache);
         assertThat(found).extracting(DiscoveredModel::name).containsExactly(
                 "base.en q5_1 (whisper.cpp)", "faster-tiny (CTranslate2)", "my-whisper (Hugging Face)",
-                "openai/whisper-tiny (Hugging Face, Hugging Face cache)");
-        assertThat(found.get(3).path()).isEqualTo(snap);
-        assertThat(found.get(3).sizeBytes()).isEqualTo(32);
+                "my-whisper q8_0 (whisper.cpp)", "openai/whisper-tiny (Hugging Face, Hugging Face cache)");
+        assertThat(found.get(2).sizeBytes()).isEqualTo(10); // the weights, not the ggml copy beside them
+        assertThat(found.get(4).path()).isEqualTo(snap);
+        assertThat(found.get(4).sizeBytes()).isEqualTo(30);
         assertThat(found.get(0).format()).isEqualTo(ModelFormat.GGML);
     }
 
