@@ -5,8 +5,8 @@ import picocli.CommandLine.Command;
 
 /** {@code dictum}: the command-line face of the engine. */
 @Command(name = "dictum", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Local speech recognition with Whisper: transcribe WAV files, benchmark the engine.",
-        subcommands = {TranscribeCommand.class, BenchCommand.class, DoctorCommand.class,
+        description = "Local speech recognition with Whisper: dictate into any window (app), transcribe WAV files, benchmark the engine, check the GPU (doctor).",
+        subcommands = {AppCommand.class, TranscribeCommand.class, BenchCommand.class, DoctorCommand.class,
             CommandLine.HelpCommand.class})
 public final class DictumCli implements Runnable {
 
@@ -15,7 +15,7 @@ public final class DictumCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (transcribe, bench)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (app, transcribe, bench)");
     }
 
     /** Builds the command line with Dictum's error handling: one line per error, exit codes 1 and 2. */

@@ -1,0 +1,44 @@
+package dev.dictum.app.cli;
+
+import dev.dictum.app.platform.AppDirs;
+import dev.dictum.app.ui.DesktopApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code dictum app}: the desktop app (tray, global hotkey, text into the focused window). */
+@Command(name = "app", mixinStandardHelpOptions = true,
+        description = {"Start the desktop dictation app: a tray icon, a global push-to-talk hotkey (default"
+                + " Ctrl+Alt+Space), the text typed into the window that has focus.",
+                "Settings: ~/.config/dictum/settings.json (%%APPDATA%%\\Dictum on Windows); recordings, history and"
+                + " the log: ~/.local/share/dictum."})
+final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
+
+    @Option(names = {"-v", "--verbose"}, description = "Log debug detail to the log file and the terminal.")
+    boolean verbose;
+
+    @Option(names = {"-m", "--model"}, paramLabel = "PATH",
+            description = "Use this model (and remember it): a ggml .bin file, a Hugging Face or CTranslate2 folder."
+                    + " Without it, the model chosen last in the tray's Model menu.")
+    Path model;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public boolean verbose() {
+        return verbose;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (model != null && !Files.exists(model)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no such model: " + model);
+        }
+        return new DesktopApp(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
+                spec.commandLine().getErr());
+    }
+}

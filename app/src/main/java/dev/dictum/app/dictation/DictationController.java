@@ -1,0 +1,445 @@
+package dev.dictum.app.dictation;
+
+import dev.dictum.app.history.HistoryEntry;
+import dev.dictum.app.history.HistoryStatus;
+import dev.dictum.app.history.HistoryStore;
+import dev.dictum.app.settings.Settings;
+import dev.dictum.audio.AudioInput;
+import dev.dictum.audio.capture.AudioSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dictation loop: Idle → Recording → Transcribing → Inserting → Idle, with Cancel. Hotkeys
+ * call {@link #start}, {@link #stop} and {@link #cancel}; the views listen to {@link Status}.
+ * No UI types here: it runs in tests with stand-ins for the microphone, engine and window.
+ *
+ * <p>One recording at a time; while one transcribes the next may already record. Recordings are
+ * transcribed in order on one worker thread, so texts arrive in the order they were spoken. Every
+ * recording ends in exactly one way, each with a notice or a history entry: discarded as too
+ * short, cancelled, empty (no speech), failed (WAV kept, retry offered) or inserted.
+ */
+public final class DictationController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DictationController.class);
+    private static final long MODIFIER_WAIT_MILLIS = 1500;
+    private static final long LATE_ENGINE_WAIT_MILLIS = 120_000;
+
+    /**
+     * @param state          what the loop does now
+     * @param retryAvailable a failed recording can be transcribed again
+     */
+    public record Status(DictationState state, boolean retryAvailable) {
+    }
+
+    public interface Listener {
+        void changed(Status status);
+    }
+
+    /** Everything the loop talks to. {@code history} is null when the history cannot be opened. */
+    public record Parts(Supplier<Settings> settings, AudioSource audio, EngineProvider engines, TextOutput output,
+            FocusTracker focus, KeyboardState keyboard, RecordingsFolder recordings, HistoryStore history,
+            Notifier notifier) {
+    }
+
+    private final Parts p;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("dictum-transcribe").daemon().unstarted(r));
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private Recording recording; // guarded by this
+    private int queued; // guarded by this
+    private boolean inserting; // guarded by this
+    private Status published = new Status(DictationState.IDLE, false);
+    private volatile String lastText;
+    private volatile TargetWindow lastTarget;
+    private volatile HistoryEntry lastFailed;
+
+    public DictationController(Parts parts) {
+        this.p = parts;
+    }
+
+    public void addListener(Listener l) {
+        listeners.add(l);
+    }
+
+    public Status status() {
+        synchronized (this) {
+            return published;
+        }
+    }
+
+    /**
+     * Starts recording into the window that has focus now.
+     *
+     * @return false when it did not start (already recording, no model, no microphone), with a notice
+     */
+    public boolean start() {
+        synchronized (this) {
+            if (recording != null) {
+                return false;
+            }
+        }
+        DictationEngine engine = p.engines().ready();
+        String why = p.engines().unavailableReason();
+        if (engine == null && (why == null || !why.startsWith("Loading"))) {
+            p.notifier().notice(Notifier.Kind.WARNING, why == null ? "No model is loaded" : why);
+            return false;
+        }
+        TargetWindow target = p.focus().focused();
+        Settings s = p.settings().get();
+        Recording r = new Recording(Instant.now(), System.nanoTime(), target, engine == null ? null : engine.start(),
+                s.audio().speechThresholdDb().floatValue(), s.audio().trimSilence(), this::deviceLost);
+        synchronized (this) {
+            if (recording != null) {
+                r.cancel();
+                return false;
+            }
+            if (!p.audio().attach(r)) {
+                r.cancel();
+                String problem = p.audio().problem();
+                p.notifier().notice(Notifier.Kind.ERROR, problem == null ? "No microphone" : problem);
+                return false;
+            }
+            r.markPreRoll();
+            recording = r;
+        }
+        LOG.info("recording started");
+        publish();
+        return true;
+    }
+
+    /** Ends the recording and transcribes it; {@code enterAfter} presses Enter after the text. */
+    public void stop(boolean enterAfter) {
+        Recording r;
+        synchronized (this) {
+            r = recording;
+            if (r == null) {
+                return;
+            }
+            recording = null;
+            p.audio().detach();
+            r.stopNanos = System.nanoTime();
+            r.enterAfter = enterAfter;
+            queued++;
+        }
+        publish();
+        worker.execute(() -> {
+            try {
+                complete(r);
+            } catch (RuntimeException e) {
+                LOG.error("dictation failed unexpectedly", e);
+                p.notifier().notice(Notifier.Kind.ERROR, "Dictation failed: " + e.getMessage());
+            } finally {
+                synchronized (this) {
+                    queued--;
+                }
+                publish();
+            }
+        });
+    }
+
+    /** Discards the recording in progress (nothing is saved or inserted). */
+    public boolean cancel() {
+        Recording r;
+        synchronized (this) {
+            r = recording;
+            if (r == null) {
+                return false;
+            }
+            recording = null;
+            p.audio().detach();
+        }
+        r.cancel();
+        LOG.info("recording cancelled");
+        p.notifier().notice(Notifier.Kind.INFO, "Recording cancelled");
+        publish();
+        return true;
+    }
+
+    public boolean recording() {
+        synchronized (this) {
+            return recording != null;
+        }
+    }
+
+    /** The last transcript inserted in this run, or null. */
+    public String lastText() {
+        return lastText;
+    }
+
+    /** Inserts the last transcript again into the window that has focus now (the paste-last hotkey). */
+    public void pasteLast() {
+        pasteLast(null);
+    }
+
+    /** Inserts the last transcript again into {@code target} (null: the focused window), e.g. from the tray menu. */
+    public void pasteLast(TargetWindow target) {
+        worker.execute(() -> {
+            String text = lastText;
+            if (text == null && p.history() != null) {
+                text = p.history().lastWithText().map(HistoryEntry::text).orElse(null);
+            }
+            if (text == null) {
+                p.notifier().notice(Notifier.Kind.INFO, "Nothing dictated yet");
+                return;
+            }
+            insert(text, target == null ? p.focus().focused() : target, false);
+        });
+    }
+
+    /** Transcribes the last failed recording again and inserts it into the window that has focus now. */
+    public void retryFailed() {
+        HistoryEntry failed = lastFailed;
+        if (failed == null || failed.wavPath() == null) {
+            p.notifier().notice(Notifier.Kind.INFO, "No failed dictation to retry");
+            return;
+        }
+        synchronized (this) {
+            queued++;
+        }
+        publish();
+        worker.execute(() -> {
+            try {
+                retry(failed);
+            } finally {
+                synchronized (this) {
+                    queued--;
+                }
+                publish();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        cancel();
+        worker.shutdown();
+        try {
+            worker.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void deviceLost(Recording r) {
+        boolean current;
+        synchronized (this) {
+            current = recording == r;
+        }
+        if (current) {
+            p.notifier().notice(Notifier.Kind.WARNING, "Microphone lost (" + r.lostReason
+                    + "): what was recorded is transcribed");
+            stop(false);
+        }
+    }
+
+    /** Runs on the worker: the end of one recording, exactly one outcome. */
+    private void complete(Recording r) {
+        Settings s = p.settings().get();
+        r.close();
+        long heldMillis = r.heldMillis();
+        if (heldMillis < s.audio().minRecordingMillis() && r.lostReason == null) {
+            r.cancel();
+            LOG.info("recording discarded: too short ({} ms)", heldMillis);
+            p.notifier().notice(Notifier.Kind.INFO, "Too short: hold the hotkey while you speak");
+            return;
+        }
+        float[] samples = r.samples();
+        Path wav = null;
+        try {
+            wav = p.recordings().save(samples, r.startedAt);
+        } catch (IOException e) {
+            LOG.warn("recording not saved: {}", e.getMessage());
+            p.notifier().notice(Notifier.Kind.WARNING, "The recording could not be saved: " + e.getMessage());
+        }
+        long durationMillis = Math.round(r.seconds() * 1000);
+        if (s.audio().trimSilence() && !r.heardSpeech()) {
+            r.cancel();
+            LOG.info("no speech in {} ms of audio: nothing inserted", durationMillis);
+            record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(), backendName(), -1, -1,
+                    -1, -1, wav, HistoryStatus.EMPTY, null));
+            p.notifier().notice(Notifier.Kind.INFO, "No speech heard: nothing inserted");
+            prune(s, wav);
+            return;
+        }
+        long t0 = System.nanoTime();
+        DictationEngine engine = null;
+        Transcript t;
+        try {
+            if (!r.hasSession()) {
+                engine = p.engines().await(LATE_ENGINE_WAIT_MILLIS);
+                if (engine == null) {
+                    throw new IllegalStateException(String.valueOf(p.engines().unavailableReason()));
+                }
+            } else {
+                engine = p.engines().ready();
+            }
+            t = r.session(engine).finish();
+        } catch (RuntimeException | InterruptedException e) {
+            r.cancel();
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            LOG.warn("transcription failed: {}", why, e);
+            HistoryEntry failed = record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(),
+                    backendName(), -1, (System.nanoTime() - t0) / 1_000_000, -1, -1, wav, HistoryStatus.FAILED, why));
+            lastFailed = failed;
+            prune(s, wav);
+            publish();
+            p.notifier().notice(Notifier.Kind.ERROR, "Transcription failed (" + why + "). The recording is kept"
+                    + (wav == null ? "" : " as " + wav.getFileName()) + "; choose Retry in the tray.");
+            return;
+        }
+        long transcribeMillis = (System.nanoTime() - t0) / 1_000_000;
+        if (t.noSpeech() || t.text().isBlank()) {
+            LOG.info("the model heard no speech in {} ms of audio: nothing inserted", durationMillis);
+            record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", t.language(), modelName(), backendName(), -1,
+                    transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.EMPTY, null));
+            p.notifier().notice(Notifier.Kind.INFO, "No speech heard: nothing inserted");
+            prune(s, wav);
+            return;
+        }
+        String text = withLeadingSpace(s, t.text(), r.target);
+        long delivered = insert(text, r.target, r.enterAfter);
+        long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
+        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, encode {} ms,"
+                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis, t.encodeMillis(),
+                t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
+        record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
+                releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null));
+        prune(s, wav);
+    }
+
+    private void retry(HistoryEntry failed) {
+        try {
+            DictationEngine engine = p.engines().await(LATE_ENGINE_WAIT_MILLIS);
+            if (engine == null) {
+                p.notifier().notice(Notifier.Kind.ERROR, "Cannot retry: " + p.engines().unavailableReason());
+                return;
+            }
+            float[] audio = AudioInput.readMono16k(failed.wavPath());
+            long t0 = System.nanoTime();
+            EngineSession session = engine.start();
+            session.feed(audio);
+            Transcript t = session.finish();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            boolean empty = t.noSpeech() || t.text().isBlank();
+            HistoryEntry done = new HistoryEntry(failed.id(), failed.time(), failed.durationMillis(),
+                    empty ? "" : t.text(), t.language(), engine.modelName(), engine.backendName(), -1, ms,
+                    t.encodeMillis(), t.decodeMillis(), failed.wavPath(),
+                    empty ? HistoryStatus.EMPTY : HistoryStatus.OK, null);
+            if (p.history() != null && p.settings().get().storage().historyEnabled() && failed.id() > 0) {
+                p.history().update(done);
+            }
+            lastFailed = null;
+            if (empty) {
+                p.notifier().notice(Notifier.Kind.INFO, "No speech heard in the retried recording");
+            } else {
+                insertQuietly(t.text(), false);
+            }
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            p.notifier().notice(Notifier.Kind.ERROR, "Retry failed (" + e.getMessage() + "); the recording is kept");
+        }
+    }
+
+    /** Inserts into {@code target} once the user has let go of the modifiers; -1 when it failed. */
+    private long insert(String text, TargetWindow target, boolean enterAfter) {
+        synchronized (this) {
+            inserting = true;
+        }
+        publish();
+        try {
+            long until = System.nanoTime() + MODIFIER_WAIT_MILLIS * 1_000_000;
+            while (p.keyboard().modifiersHeld() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            if (!p.focus().refocus(target)) {
+                LOG.info("the window that had focus at the start is gone; inserting into the focused one");
+            }
+            Settings s = p.settings().get();
+            long at = p.output().insert(text, s.insertion(), enterAfter || s.insertion().enterAfter());
+            lastText = text;
+            lastTarget = target;
+            return at;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            lastText = text;
+            LOG.warn("insertion failed: {}", e.getMessage());
+            p.notifier().notice(Notifier.Kind.ERROR, "The text could not be inserted (" + e.getMessage()
+                    + "); use Paste last transcript");
+            return -1;
+        } finally {
+            synchronized (this) {
+                inserting = false;
+            }
+            publish();
+        }
+    }
+
+    private void insertQuietly(String text, boolean enter) {
+        insert(text, p.focus().focused(), enter);
+    }
+
+    /** A space first when the previous dictation into the same window ended a sentence. */
+    private String withLeadingSpace(Settings s, String text, TargetWindow target) {
+        String prev = lastText;
+        if (s.insertion().leadingSpace() && prev != null && target.id() != 0 && target.equals(lastTarget)
+                && prev.strip().matches("(?s).*[.!?…。！？]$")) {
+            return " " + text;
+        }
+        return text;
+    }
+
+    private HistoryEntry record(Settings s, HistoryEntry e) {
+        if (p.history() == null || !s.storage().historyEnabled()) {
+            return e;
+        }
+        try {
+            return p.history().add(e);
+        } catch (RuntimeException ex) {
+            LOG.warn("history not written: {}", ex.getMessage());
+            return e;
+        }
+    }
+
+    private void prune(Settings s, Path justSaved) {
+        HistoryEntry f = lastFailed;
+        p.recordings().prune(Math.max(s.storage().recordingsKept(), 0), f == null ? justSaved : f.wavPath());
+    }
+
+    private String modelName() {
+        DictationEngine e = p.engines().ready();
+        return e == null ? null : e.modelName();
+    }
+
+    private String backendName() {
+        DictationEngine e = p.engines().ready();
+        return e == null ? null : e.backendName().toLowerCase(Locale.ROOT);
+    }
+
+    private void publish() {
+        Status now;
+        synchronized (this) {
+            DictationState st = recording != null ? DictationState.RECORDING
+                    : inserting ? DictationState.INSERTING
+                    : queued > 0 ? DictationState.TRANSCRIBING : DictationState.IDLE;
+            now = new Status(st, lastFailed != null);
+            if (now.equals(published)) {
+                return;
+            }
+            published = now;
+        }
+        for (Listener l : listeners) {
+            l.changed(now);
+        }
+    }
+}

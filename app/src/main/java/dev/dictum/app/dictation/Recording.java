@@ -1,0 +1,137 @@
+package dev.dictum.app.dictation;
+
+import dev.dictum.audio.capture.AudioSink;
+import dev.dictum.audio.vad.SpeechTrimmer;
+import dev.dictum.audio.vad.VoiceActivityDetector;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One recording in progress: keeps every sample (for its WAV) and streams the part the speech
+ * trimmer lets through into the engine session, so decoding runs while the user speaks. Audio
+ * arrives on the capture thread; everything else happens on the controller's threads.
+ */
+final class Recording implements AudioSink {
+    final Instant startedAt;
+    final long startNanos;
+    final TargetWindow target;
+    private final GrowingAudio all = new GrowingAudio();
+    private final SpeechTrimmer trimmer;
+    private final List<float[]> unsent = new ArrayList<>();
+    private final Consumer<Recording> onDeviceLost;
+    private EngineSession session;
+    private RuntimeException feedFailure;
+    private boolean closed;
+    volatile String lostReason;
+    volatile long stopNanos;
+    volatile boolean enterAfter;
+    private int preRollSamples;
+
+    private final boolean trim;
+
+    /** @param trim pass only the speech (and its margins) to the engine; false: everything recorded */
+    Recording(Instant startedAt, long startNanos, TargetWindow target, EngineSession session, float speechThresholdDb,
+            boolean trim, Consumer<Recording> onDeviceLost) {
+        this.trim = trim;
+        this.startedAt = startedAt;
+        this.startNanos = startNanos;
+        this.target = target;
+        this.session = session;
+        this.onDeviceLost = onDeviceLost;
+        this.trimmer = new SpeechTrimmer(new VoiceActivityDetector(speechThresholdDb), chunk -> {
+            if (this.trim) {
+                send(chunk);
+            }
+        });
+    }
+
+    @Override
+    public synchronized void audio(float[] samples16k) {
+        if (closed) {
+            return;
+        }
+        all.append(samples16k);
+        trimmer.push(samples16k); // also without trimming: it still measures whether anyone spoke
+        if (!trim) {
+            send(samples16k);
+        }
+    }
+
+    @Override
+    public void deviceLost(String reason) {
+        lostReason = reason;
+        onDeviceLost.accept(this);
+    }
+
+    /** No more audio: flushes the trimmer's tail into the session. */
+    synchronized void close() {
+        if (!closed) {
+            closed = true;
+            trimmer.finish();
+        }
+    }
+
+    synchronized float[] samples() {
+        return all.toArray();
+    }
+
+    /** Marks what arrived so far as the microphone's pre-buffer (sent during attach). */
+    synchronized void markPreRoll() {
+        preRollSamples = all.size();
+    }
+
+    /** Audio recorded after the press, in milliseconds (what "too short" is judged on). */
+    synchronized long heldMillis() {
+        return (all.size() - preRollSamples) / 16L;
+    }
+
+    synchronized double seconds() {
+        return all.size() / 16000.0;
+    }
+
+    boolean heardSpeech() {
+        return trimmer.heardSpeech();
+    }
+
+    /** The session to finish: the streaming one, or one started now with everything kept back. */
+    synchronized EngineSession session(DictationEngine lateEngine) {
+        if (feedFailure != null) {
+            throw feedFailure;
+        }
+        if (session == null && lateEngine != null) {
+            session = lateEngine.start();
+            for (float[] chunk : unsent) {
+                session.feed(chunk);
+            }
+            unsent.clear();
+        }
+        return session;
+    }
+
+    synchronized boolean hasSession() {
+        return session != null;
+    }
+
+    synchronized void cancel() {
+        closed = true;
+        if (session != null) {
+            session.cancel();
+        }
+    }
+
+    private void send(float[] trimmed) {
+        if (session == null) {
+            unsent.add(trimmed);
+            return;
+        }
+        if (feedFailure == null) {
+            try {
+                session.feed(trimmed);
+            } catch (RuntimeException e) {
+                feedFailure = e; // reported when the transcript is awaited; the WAV is kept
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.dictum.app.dictation;
+
+/**
+ * What the engine made of one recording.
+ *
+ * @param text         stripped text ("" when nothing was said)
+ * @param language     the language used or detected
+ * @param noSpeech     the engine's own gate: every window was judged silent (no_speech_prob above
+ *                     the threshold), so the text is not to be trusted even when not empty
+ * @param encodeMillis encoder time
+ * @param decodeMillis decoder time
+ */
+public record Transcript(String text, String language, boolean noSpeech, long encodeMillis, long decodeMillis) {
+}

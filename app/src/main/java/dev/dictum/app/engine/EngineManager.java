@@ -1,0 +1,173 @@
+package dev.dictum.app.engine;
+
+import dev.dictum.app.dictation.DictationEngine;
+import dev.dictum.app.dictation.EngineProvider;
+import dev.dictum.app.settings.TranscriptionSettings;
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Backends;
+import dev.dictum.whisper.session.WhisperEngine;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads the chosen model in the background and warms it up before saying it is ready: the first
+ * 30-second encode of a fresh JVM takes about ten times as long as later ones (the JIT compiles
+ * the kernels on first use), so two throw-away transcriptions run right after loading, and the
+ * first dictation gets compiled code. The previous engine serves until the new one is ready.
+ */
+public final class EngineManager implements EngineProvider, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
+
+    /** Where loading stands, for the tray. */
+    public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
+
+    /**
+     * @param phase   where it stands
+     * @param model   the model's readable name (or null)
+     * @param backend the backend's name (or null)
+     * @param detail  the error when FAILED, the warm-up time when READY
+     */
+    public record State(Phase phase, String model, String backend, String detail) {
+    }
+
+    public interface Listener {
+        void changed(State s);
+    }
+
+    private final Supplier<TranscriptionSettings> settings;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private volatile WhisperDictationEngine ready;
+    private volatile State state = new State(Phase.NONE, null, null, "No model chosen: pick one in the Model menu");
+    private Thread loader; // guarded by this
+    private long generation; // guarded by this
+
+    public EngineManager(Supplier<TranscriptionSettings> settings) {
+        this.settings = settings;
+    }
+
+    public void addListener(Listener l) {
+        listeners.add(l);
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The ready engine's languages, or "en" before one is loaded. */
+    public List<String> languages() {
+        WhisperDictationEngine e = ready;
+        return e == null ? List.of() : e.languages();
+    }
+
+    /** Loads {@code path} on {@code backendName} in the background; the tray hears about each phase. */
+    public synchronized void load(Path path, String name, String backendName) {
+        long gen = ++generation;
+        set(new State(Phase.LOADING, name, backendName, null));
+        loader = Thread.ofPlatform().name("dictum-model-load").daemon().start(() -> {
+            long t0 = System.nanoTime();
+            WhisperEngine engine = null;
+            try {
+                Backend backend = Backends.open(backendName);
+                engine = WhisperEngine.load(path, backend);
+                String actual = backendName.equals("auto") ? "cpu" : backendName;
+                WhisperDictationEngine candidate = new WhisperDictationEngine(engine, name, actual, settings);
+                if (!current(gen)) {
+                    engine.close();
+                    return;
+                }
+                set(new State(Phase.WARMING_UP, name, actual, null));
+                long w0 = System.nanoTime();
+                warmUp(engine);
+                long warmMillis = (System.nanoTime() - w0) / 1_000_000;
+                synchronized (this) {
+                    if (gen != generation) {
+                        engine.close();
+                        return;
+                    }
+                    WhisperDictationEngine old = ready;
+                    ready = candidate;
+                    if (old != null) {
+                        old.engine().close();
+                    }
+                }
+                LOG.info("Dictum ready: model {} on {} (loaded in {} ms, warmed up in {} ms)", name, actual,
+                        (w0 - t0) / 1_000_000, warmMillis);
+                set(new State(Phase.READY, name, actual, "warmed up in " + warmMillis + " ms"));
+            } catch (RuntimeException | Error e) {
+                if (engine != null) {
+                    engine.close();
+                }
+                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                LOG.warn("model {} could not be loaded: {}", path, why);
+                if (current(gen)) {
+                    set(new State(Phase.FAILED, name, backendName, why));
+                }
+            }
+        });
+    }
+
+    @Override
+    public DictationEngine ready() {
+        return ready;
+    }
+
+    @Override
+    public DictationEngine await(long millis) throws InterruptedException {
+        long until = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < until) {
+            State s = state;
+            if (s.phase() == Phase.READY || s.phase() == Phase.FAILED || s.phase() == Phase.NONE) {
+                return ready;
+            }
+            Thread.sleep(20);
+        }
+        return ready;
+    }
+
+    @Override
+    public String unavailableReason() {
+        State s = state;
+        return switch (s.phase()) {
+            case READY -> null;
+            case NONE -> s.detail();
+            case LOADING, WARMING_UP -> "Loading " + s.model() + "…";
+            case FAILED -> "The model could not be loaded: " + s.detail();
+        };
+    }
+
+    @Override
+    public synchronized void close() {
+        generation++;
+        WhisperDictationEngine e = ready;
+        ready = null;
+        if (e != null) {
+            e.engine().close();
+        }
+    }
+
+    private synchronized boolean current(long gen) {
+        return gen == generation;
+    }
+
+    private void set(State s) {
+        state = s;
+        for (Listener l : listeners) {
+            l.changed(s);
+        }
+    }
+
+    /** Two short transcriptions of a quiet tone: every kernel the encoder and decoder use gets compiled. */
+    private static void warmUp(WhisperEngine engine) {
+        float[] audio = new float[16000 * 2];
+        for (int i = 0; i < audio.length; i++) {
+            audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
+        }
+        for (int i = 0; i < 2; i++) {
+            engine.transcribe(audio, dev.dictum.whisper.decode.TranscribeOptions.defaults().withTemperatures(0.0));
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.dictum.app.engine;
+
+import dev.dictum.app.dictation.DictationEngine;
+import dev.dictum.app.dictation.EngineSession;
+import dev.dictum.app.dictation.Transcript;
+import dev.dictum.app.settings.TranscriptionSettings;
+import dev.dictum.app.settings.TranscriptionTask;
+import dev.dictum.whisper.decode.DecodingOptions;
+import dev.dictum.whisper.decode.ProgressListener;
+import dev.dictum.whisper.decode.Segment;
+import dev.dictum.whisper.decode.Task;
+import dev.dictum.whisper.decode.TranscribeOptions;
+import dev.dictum.whisper.decode.TranscriptionResult;
+import dev.dictum.whisper.session.TranscriptionSession;
+import dev.dictum.whisper.session.WhisperEngine;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/** The in-process Whisper engine as the dictation loop sees it, with the options from the settings. */
+public final class WhisperDictationEngine implements DictationEngine {
+    private final WhisperEngine engine;
+    private final String modelName;
+    private final String backendName;
+    private final Supplier<TranscriptionSettings> settings;
+
+    public WhisperDictationEngine(WhisperEngine engine, String modelName, String backendName,
+            Supplier<TranscriptionSettings> settings) {
+        this.engine = engine;
+        this.modelName = modelName;
+        this.backendName = backendName;
+        this.settings = settings;
+    }
+
+    public WhisperEngine engine() {
+        return engine;
+    }
+
+    /** The language codes the model knows ("en" only for English-only models). */
+    public List<String> languages() {
+        return engine.model().dims().isMultilingual() ? engine.model().vocabulary().languageCodes() : List.of("en");
+    }
+
+    @Override
+    public String modelName() {
+        return modelName;
+    }
+
+    @Override
+    public String backendName() {
+        return backendName;
+    }
+
+    @Override
+    public EngineSession start() {
+        TranscriptionSettings s = settings.get();
+        TranscribeOptions options = options(s);
+        TranscriptionSession session = engine.startSession(options, ProgressListener.NONE);
+        double threshold = s.noSpeechThreshold();
+        return new EngineSession() {
+            @Override
+            public void feed(float[] samples) {
+                session.feed(samples);
+            }
+
+            @Override
+            public Transcript finish() {
+                try (session) {
+                    TranscriptionResult r = session.finish();
+                    return transcript(r, threshold);
+                }
+            }
+
+            @Override
+            public void cancel() {
+                session.close();
+            }
+        };
+    }
+
+    /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate. */
+    TranscribeOptions options(TranscriptionSettings s) {
+        String lang = s.language().equals("auto") ? null : s.language();
+        if (lang != null && !languages().contains(lang)) {
+            lang = null; // this model does not know it: detect instead of failing every dictation
+        }
+        if (!engine.model().dims().isMultilingual()) {
+            lang = null;
+        }
+        DecodingOptions d = DecodingOptions.defaults().withWithoutTimestamps(true).withLanguage(lang)
+                .withTask(s.task() == TranscriptionTask.TRANSLATE && engine.model().dims().isMultilingual()
+                        ? Task.TRANSLATE : Task.TRANSCRIBE);
+        if (s.beamSize() > 1) {
+            d = d.withBeamSize(s.beamSize());
+        }
+        TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withNoSpeechThreshold(s.noSpeechThreshold())
+                .withInitialPrompt(s.initialPrompt().isBlank() ? null : s.initialPrompt());
+        return s.temperatureFallback() ? o : o.withTemperatures(0.0);
+    }
+
+    /**
+     * The second no-speech gate: Whisper already drops a window whose no-speech probability is
+     * above the threshold when its text is also improbable; here a dictation whose every segment
+     * is above the threshold counts as silent too, which is where "Thank you." comes from.
+     */
+    static Transcript transcript(TranscriptionResult r, double noSpeechThreshold) {
+        List<Segment> segs = r.segments();
+        boolean silent = segs.isEmpty() || segs.stream().allMatch(s -> s.noSpeechProb() > noSpeechThreshold);
+        return new Transcript(r.strippedText(), r.language() == null ? null : r.language().toLowerCase(Locale.ROOT),
+                silent, r.timings().encodeNanos() / 1_000_000, r.timings().decodeNanos() / 1_000_000);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.dictum.app.hotkey;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the hook's raw presses and releases into presses and releases of the bound
+ * combinations. Pure logic: the hook thread feeds it, tests feed it directly.
+ *
+ * <p>Auto-repeat (a second press of a key already held, as X11 and Windows send while a key is
+ * held) is ignored. A combination is released as soon as any of its keys is released (X11
+ * reports Ctrl, Alt, Space releases in the order the user lifts them). A modifier-only
+ * combination that sees another key pressed while it is held is released as "interrupted": the
+ * user was typing a shortcut such as Ctrl+Super+Left, not dictating.
+ */
+public final class HotkeyTracker {
+
+    /** What a bound combination does. */
+    public enum Action { DICTATE, CANCEL, STOP_AND_ENTER, PASTE_LAST }
+
+    /**
+     * @param pressed     true on press, false on release
+     * @param interrupted a release caused by another key pressed during a modifier-only combination
+     */
+    public record Event(Action action, boolean pressed, boolean interrupted) {
+    }
+
+    private final Map<Action, Hotkey> bindings;
+    private final Set<Input> held = new HashSet<>();
+    private final Set<Action> active = EnumSet.noneOf(Action.class);
+
+    /** @param bindings the combination of each action; actions without one are simply absent */
+    public HotkeyTracker(Map<Action, Hotkey> bindings) {
+        this.bindings = bindings.isEmpty() ? new EnumMap<>(Action.class) : new EnumMap<>(bindings);
+    }
+
+    public synchronized List<Event> onPress(Input input) {
+        if (!held.add(input)) {
+            return List.of(); // auto-repeat
+        }
+        List<Event> out = new ArrayList<>(1);
+        if (input.modifier() == null) {
+            for (Action a : List.copyOf(active)) {
+                if (bindings.get(a).modifierOnly()) {
+                    active.remove(a);
+                    out.add(new Event(a, false, true));
+                }
+            }
+        }
+        Set<Modifier> mods = heldModifiers();
+        for (Map.Entry<Action, Hotkey> b : bindings.entrySet()) {
+            Hotkey h = b.getValue();
+            if (active.contains(b.getKey()) || !h.modifiers().equals(mods)) {
+                continue;
+            }
+            boolean completes = h.modifierOnly() ? input.modifier() != null && noOtherKeyHeld() : input.equals(h.trigger());
+            if (completes) {
+                active.add(b.getKey());
+                out.add(new Event(b.getKey(), true, false));
+            }
+        }
+        return out;
+    }
+
+    public synchronized List<Event> onRelease(Input input) {
+        if (!held.remove(input)) {
+            return List.of(); // pressed before the hook started, or a duplicate release
+        }
+        List<Event> out = new ArrayList<>(1);
+        for (Action a : List.copyOf(active)) {
+            if (bindings.get(a).uses(input)) {
+                active.remove(a);
+                out.add(new Event(a, false, false));
+            }
+        }
+        return out;
+    }
+
+    /** Forgets every held key (the hook restarted, the session was locked). */
+    public synchronized void reset() {
+        held.clear();
+        active.clear();
+    }
+
+    /** Whether any key of the given action's combination is down (for tests and diagnostics). */
+    public synchronized boolean isActive(Action action) {
+        return active.contains(action);
+    }
+
+    /** Whether a modifier key is down now (a paste keystroke sent now would become another shortcut). */
+    public synchronized boolean modifiersHeld() {
+        return !heldModifiers().isEmpty();
+    }
+
+    private Set<Modifier> heldModifiers() {
+        EnumSet<Modifier> mods = EnumSet.noneOf(Modifier.class);
+        for (Input i : held) {
+            if (i.modifier() != null) {
+                mods.add(i.modifier());
+            }
+        }
+        return mods;
+    }
+
+    private boolean noOtherKeyHeld() {
+        return held.stream().allMatch(i -> i.modifier() != null);
+    }
+}

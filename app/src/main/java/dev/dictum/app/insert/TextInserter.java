@@ -1,0 +1,37 @@
+package dev.dictum.app.insert;
+
+import dev.dictum.app.dictation.TextOutput;
+import dev.dictum.app.settings.InsertionSettings;
+
+/** Paste, type or clipboard only, as the settings say. */
+public final class TextInserter implements TextOutput {
+    private final ClipboardPaste paste;
+    private final KeySender keys;
+    private final UnicodeTyper typer;
+
+    /** @param typer null where typing is not available (then typing falls back to paste) */
+    public TextInserter(ClipboardPaste paste, KeySender keys, UnicodeTyper typer) {
+        this.paste = paste;
+        this.keys = keys;
+        this.typer = typer;
+    }
+
+    @Override
+    public long insert(String text, InsertionSettings s, boolean enter) throws Exception {
+        return switch (s.method()) {
+            case CLIPBOARD_ONLY -> paste.copy(text);
+            case TYPE -> {
+                if (typer == null) {
+                    yield paste.paste(text, s, enter);
+                }
+                typer.type(text, s.typingDelayMillis());
+                long at = System.nanoTime();
+                if (enter) {
+                    keys.enter();
+                }
+                yield at;
+            }
+            case PASTE -> paste.paste(text, s, enter);
+        };
+    }
+}

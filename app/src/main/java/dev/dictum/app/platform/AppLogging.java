@@ -1,0 +1,69 @@
+package dev.dictum.app.platform;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.spi.FilterReply;
+import ch.qos.logback.core.util.FileSize;
+import java.nio.file.Path;
+import java.util.Iterator;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The app's log: {@code logs/dictum.log} in the data directory (three files of 5 MB at most),
+ * INFO and up; the terminal keeps showing only warnings. Transcript text is never logged unless
+ * the user turns on "log transcripts" (the controller decides, not the logger).
+ */
+public final class AppLogging {
+    private AppLogging() {
+    }
+
+    public static Path configure(Path logDir, boolean verbose) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+            return null;
+        }
+        Path file = logDir.resolve("dictum.log");
+        RollingFileAppender<ILoggingEvent> out = new RollingFileAppender<>();
+        out.setContext(ctx);
+        out.setName("FILE");
+        out.setFile(file.toString());
+        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy();
+        rolling.setContext(ctx);
+        rolling.setParent(out);
+        rolling.setFileNamePattern(logDir.resolve("dictum.%i.log").toString());
+        rolling.setMinIndex(1);
+        rolling.setMaxIndex(3);
+        rolling.start();
+        SizeBasedTriggeringPolicy<ILoggingEvent> trigger = new SizeBasedTriggeringPolicy<>();
+        trigger.setContext(ctx);
+        trigger.setMaxFileSize(FileSize.valueOf("5MB"));
+        trigger.start();
+        out.setRollingPolicy(rolling);
+        out.setTriggeringPolicy(trigger);
+        PatternLayoutEncoder enc = new PatternLayoutEncoder();
+        enc.setContext(ctx);
+        enc.setPattern("%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level %logger{0}: %msg%n");
+        enc.start();
+        out.setEncoder(enc);
+        out.start();
+        ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
+            Appender<ILoggingEvent> a = it.next();
+            a.addFilter(new Filter<>() {
+                @Override
+                public FilterReply decide(ILoggingEvent e) {
+                    return verbose || e.getLevel().isGreaterOrEqual(Level.WARN) ? FilterReply.NEUTRAL : FilterReply.DENY;
+                }
+            });
+        }
+        root.addAppender(out);
+        root.setLevel(verbose ? Level.DEBUG : Level.INFO);
+        return file;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.dictum.app.platform.x11;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
+
+/**
+ * The few libX11 calls Dictum needs (LP64 Linux: Window and KeySym are 64-bit {@code long}).
+ * Bound by hand: jna-platform's X11 mapping lacks the keyboard-mapping calls.
+ */
+interface Xlib extends Library {
+    Xlib INSTANCE = Native.load("X11", Xlib.class);
+
+    Pointer XOpenDisplay(String name);
+
+    int XCloseDisplay(Pointer display);
+
+    int XDisplayKeycodes(Pointer display, IntByReference minKeycode, IntByReference maxKeycode);
+
+    Pointer XGetKeyboardMapping(Pointer display, byte firstKeycode, int keycodeCount, IntByReference keysymsPerKeycode);
+
+    int XChangeKeyboardMapping(Pointer display, int firstKeycode, int keysymsPerKeycode, long[] keysyms, int numCodes);
+
+    int XFree(Pointer data);
+
+    int XSync(Pointer display, int discard);
+
+    int XFlush(Pointer display);
+
+    int XGetInputFocus(Pointer display, LongByReference focus, IntByReference revertTo);
+
+    int XSetInputFocus(Pointer display, long focus, int revertTo, long time);
+
+    /** libXtst: a synthetic key event, as if typed. */
+    interface Xtst extends Library {
+        Xtst INSTANCE = Native.load("Xtst", Xtst.class);
+
+        int XTestFakeKeyEvent(Pointer display, int keycode, int isPress, long delay);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.dictum.app.settings;
+
+import dev.dictum.app.hotkey.Hotkey;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Small validation helpers shared by the settings groups. */
+final class Checks {
+    private Checks() {
+    }
+
+    static <T> T or(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+
+    static void range(List<SettingProblem> out, String field, double value, double min, double max, String unit) {
+        if (!(value >= min && value <= max)) {
+            out.add(new SettingProblem(field, "must be between " + fmt(min) + " and " + fmt(max) + unit
+                    + ", not " + fmt(value)));
+        }
+    }
+
+    /** A hotkey text; empty means "none" where {@code optional}. */
+    static void hotkey(List<SettingProblem> out, String field, String text, boolean optional) {
+        if (text.isBlank()) {
+            if (!optional) {
+                out.add(new SettingProblem(field, "a hotkey is required"));
+            }
+            return;
+        }
+        String p = Hotkey.problem(text);
+        if (p != null) {
+            out.add(new SettingProblem(field, p));
+        }
+    }
+
+    /** An optional path: empty, or one the platform can represent. */
+    static void path(List<SettingProblem> out, String field, String text) {
+        if (text.isBlank()) {
+            return;
+        }
+        try {
+            Path.of(text);
+        } catch (InvalidPathException e) {
+            out.add(new SettingProblem(field, "not a valid path: " + e.getReason()));
+        }
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

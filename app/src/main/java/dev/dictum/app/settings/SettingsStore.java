@@ -1,0 +1,155 @@
+package dev.dictum.app.settings;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The settings file: JSON through Jackson, written atomically (a temporary file beside it, forced
+ * to disk, then moved over it in one step), so a crash or a full disk never leaves half a file.
+ * A file that cannot be read as settings is kept as a backup beside it and replaced by defaults;
+ * values that are out of range reset their group to defaults, also with a backup. Either way
+ * {@link Loaded#notice()} says what happened, for the app to show.
+ */
+public final class SettingsStore {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final Path file;
+
+    public SettingsStore(Path file) {
+        this.file = file;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * @param settings what to use
+     * @param notice   one or two lines for the user when the file was corrupt or had invalid values
+     *                 (the backup's name included), else null
+     */
+    public record Loaded(Settings settings, String notice) {
+    }
+
+    /** Reads the file; a missing file gives defaults (and is not an error). Never throws for bad content. */
+    public Loaded load() {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            return new Loaded(Settings.defaults(), null);
+        } catch (IOException e) {
+            return new Loaded(Settings.defaults(), "Settings could not be read (" + e.getMessage()
+                    + "); using defaults for now.");
+        }
+        Settings read;
+        try {
+            read = JSON.readValue(text, Settings.class);
+            if (read == null) {
+                throw new IOException("the file holds no settings");
+            }
+        } catch (IOException | RuntimeException e) {
+            String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
+            Path backup = backup();
+            return new Loaded(Settings.defaults(), "The settings file was damaged (" + oneLine(why)
+                    + "); defaults are in use. The old file is kept as " + backup + ".");
+        }
+        List<SettingProblem> problems = read.problems();
+        if (problems.isEmpty()) {
+            return new Loaded(read, null);
+        }
+        Settings fixed = read;
+        for (SettingsGroup g : SettingsGroup.values()) {
+            if (!read.problems(g).isEmpty()) {
+                fixed = fixed.withDefaults(g);
+            }
+        }
+        Path backup = backup();
+        return new Loaded(fixed, "Some settings were invalid and were reset to defaults (" + problems.getFirst()
+                + (problems.size() > 1 ? ", and " + (problems.size() - 1) + " more" : "")
+                + "). The old file is kept as " + backup + ".");
+    }
+
+    /**
+     * Writes the settings atomically.
+     *
+     * @throws IllegalArgumentException when a value is invalid (nothing is written)
+     * @throws UncheckedIOException     when the file cannot be written (the old one is intact)
+     */
+    public void save(Settings settings) {
+        List<SettingProblem> problems = settings.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid setting " + problems.getFirst());
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(tmp, JSON.writeValueAsBytes(settings));
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the temporary file is harmless; the real one is untouched
+            }
+            throw new UncheckedIOException("cannot save settings to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Serialises to the file's JSON text (for tests and diagnostics). */
+    public static String toJson(Settings s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Moves the current file aside as settings.json.broken-YYYYMMDD-HHMMSS; returns its name. */
+    private Path backup() {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
+        Path backup = file.resolveSibling(file.getFileName() + ".broken-" + stamp);
+        for (int i = 2; Files.exists(backup); i++) {
+            backup = file.resolveSibling(file.getFileName() + ".broken-" + stamp + "-" + i);
+        }
+        try {
+            Files.copy(file, backup);
+        } catch (IOException e) {
+            return file; // could not copy: the file stays where it is until the next save
+        }
+        return backup;
+    }
+
+    private static String oneLine(String s) {
+        if (s == null) {
+            return "unreadable";
+        }
+        String line = s.strip().lines().findFirst().orElse("unreadable");
+        return line.length() > 120 ? line.substring(0, 117) + "..." : line;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.dictum.app.settings;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Settings group "Transcription". A missing (null) value means the default, so a file written by an
+ * older version, or a partial one, loads with defaults for what it lacks.
+ *
+ * @param language a Whisper language code (en, de, ...) or auto
+ * @param task transcribe, or translate to English
+ * @param beamSize 1: greedy decoding; more: beam search with that many beams
+ * @param initialPrompt text the model is conditioned on (names, custom vocabulary)
+ * @param temperatureFallback retry a window at higher temperatures when decoding fails
+ * @param noSpeechThreshold a window whose no-speech probability is above this is silent
+ */
+public record TranscriptionSettings(
+        String language,
+        TranscriptionTask task,
+        Integer beamSize,
+        String initialPrompt,
+        Boolean temperatureFallback,
+        Double noSpeechThreshold) {
+    private static final String D_LANGUAGE = "auto";
+    private static final TranscriptionTask D_TASK = TranscriptionTask.TRANSCRIBE;
+    private static final Integer D_BEAMSIZE = 1;
+    private static final String D_INITIALPROMPT = "";
+    private static final Boolean D_TEMPERATUREFALLBACK = true;
+    private static final Double D_NOSPEECHTHRESHOLD = 0.6;
+
+    public TranscriptionSettings {
+        language = Checks.or(language, D_LANGUAGE);
+        task = Checks.or(task, D_TASK);
+        beamSize = Checks.or(beamSize, D_BEAMSIZE);
+        initialPrompt = Checks.or(initialPrompt, D_INITIALPROMPT);
+        temperatureFallback = Checks.or(temperatureFallback, D_TEMPERATUREFALLBACK);
+        noSpeechThreshold = Checks.or(noSpeechThreshold, D_NOSPEECHTHRESHOLD);
+    }
+
+    public static TranscriptionSettings defaults() {
+        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD);
+    }
+
+    /** Every invalid value with the reason ("transcription.field"), empty when all are valid. */
+    public List<SettingProblem> problems() {
+        List<SettingProblem> out = new ArrayList<>();
+        if (!language.equals("auto") && !language.matches("[a-z]{2,3}")) {
+            out.add(new SettingProblem("transcription.language", "'" + language
+                    + "' is not a language code (en, de, fr, ...) or auto"));
+        }
+        Checks.range(out, "transcription.beamSize", beamSize, 1, 16, "");
+        if (initialPrompt.length() > 2000) {
+            out.add(new SettingProblem("transcription.initialPrompt", "longer than 2000 characters"));
+        }
+        Checks.range(out, "transcription.noSpeechThreshold", noSpeechThreshold, 0, 1, "");
+        return out;
+    }
+
+    public TranscriptionSettings withLanguage(String v) {
+        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+    }
+
+    public TranscriptionSettings withTask(TranscriptionTask v) {
+        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+    }
+
+    public TranscriptionSettings withBeamSize(Integer v) {
+        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold);
+    }
+
+    public TranscriptionSettings withInitialPrompt(String v) {
+        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold);
+    }
+
+    public TranscriptionSettings withTemperatureFallback(Boolean v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold);
+    }
+
+    public TranscriptionSettings withNoSpeechThreshold(Double v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v);
+    }
+}

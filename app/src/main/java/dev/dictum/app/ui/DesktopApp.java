@@ -1,0 +1,510 @@
+package dev.dictum.app.ui;
+
+import com.formdev.flatlaf.FlatLightLaf;
+import com.github.kwhat.jnativehook.NativeHookException;
+import dev.dictum.app.dictation.DictationController;
+import dev.dictum.app.dictation.DictationState;
+import dev.dictum.app.dictation.FocusTracker;
+import dev.dictum.app.dictation.Notifier;
+import dev.dictum.app.dictation.RecordingsFolder;
+import dev.dictum.app.engine.EngineManager;
+import dev.dictum.app.history.HistoryStore;
+import dev.dictum.app.hotkey.GlobalHotkeys;
+import dev.dictum.app.insert.ClipboardPaste;
+import dev.dictum.app.insert.RobotKeys;
+import dev.dictum.app.insert.TextInserter;
+import dev.dictum.app.insert.UnicodeTyper;
+import dev.dictum.app.models.DiscoveredModel;
+import dev.dictum.app.models.ModelDiscovery;
+import dev.dictum.app.platform.AppDirs;
+import dev.dictum.app.platform.AppLogging;
+import dev.dictum.app.platform.SingleInstance;
+import dev.dictum.app.platform.windows.WindowsFocus;
+import dev.dictum.app.platform.windows.WindowsTyper;
+import dev.dictum.app.platform.x11.X11Focus;
+import dev.dictum.app.platform.x11.X11Typer;
+import dev.dictum.app.settings.DictationMode;
+import dev.dictum.app.settings.InsertionMethod;
+import dev.dictum.app.settings.LiveSettings;
+import dev.dictum.app.settings.Settings;
+import dev.dictum.app.settings.SettingsStore;
+import dev.dictum.app.tray.Tray;
+import dev.dictum.app.tray.TrayIcons;
+import dev.dictum.audio.capture.InputDevices;
+import dev.dictum.audio.capture.Microphone;
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Backends;
+import java.awt.Desktop;
+import java.awt.GraphicsEnvironment;
+import java.awt.Toolkit;
+import java.awt.datatransfer.StringSelection;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
+import dev.dictum.app.ui.kit.DesktopWindows;
+import javafx.application.Platform;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The desktop app: wires settings, microphone, engine, hotkeys, insertion, tray (or control
+ * window) and indicator together, and runs until Quit. A JavaFX application with no main window;
+ * the tray is AWT's, since JavaFX has none.
+ */
+public final class DesktopApp implements AppActions {
+    private static final Logger LOG = LoggerFactory.getLogger(DesktopApp.class);
+
+    private final AppDirs dirs;
+    private final CountDownLatch quit = new CountDownLatch(1);
+    private LiveSettings settings;
+    private Microphone mic;
+    private EngineManager engines;
+    private HistoryStore history;
+    private DictationController controller;
+    private GlobalHotkeys hotkeys;
+    private Indicator indicator;
+    private Tray tray;
+    private ControlWindow control;
+    private ClipboardPaste clipboard;
+    private FocusTracker focus = FocusTracker.NONE;
+    private volatile dev.dictum.app.dictation.TargetWindow menuTarget;
+    private volatile Map<String, String> backends = defaultBackends();
+    private final List<AutoCloseable> closeLast = new ArrayList<>();
+    private final DesktopWindows windows = new DesktopWindows();
+
+    public DesktopApp(AppDirs dirs) {
+        this.dirs = dirs;
+    }
+
+    /**
+     * Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}.
+     *
+     * @param model a model to use and remember (the command line's --model), or null
+     */
+    public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, java.awt.AWTException {
+        if (GraphicsEnvironment.isHeadless()) {
+            err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
+            return 1;
+        }
+        SingleInstance instance = SingleInstance.acquire(dirs.data());
+        if (instance == null) {
+            err.println("dictum: Dictum is already running (look for its icon in the system tray)");
+            return 1;
+        }
+        Path log = AppLogging.configure(dirs.logs(), verbose);
+        LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
+        SettingsStore store = new SettingsStore(dirs.settingsFile());
+        SettingsStore.Loaded loaded = store.load();
+        settings = new LiveSettings(store, loaded.settings());
+        if (model != null) {
+            update(x -> x.with(x.models().withModelPath(model.toString())));
+        }
+        Settings s = settings.current();
+
+        FlatLightLaf.setup();
+        // JavaFX warns that it runs from the class path (as ./dictum starts it); that is intended here.
+        java.util.logging.Logger.getLogger("javafx").setLevel(java.util.logging.Level.SEVERE);
+        Platform.setImplicitExit(false);
+        Platform.startup(() -> { });
+        indicator = new Indicator();
+        indicator.setEnabled(s.general().showIndicator());
+
+        mic = new Microphone(InputDevices::open, s.audio().inputDevice());
+        mic.onLevel(db -> {
+            indicator.level(db);
+            windows.level(db);
+        });
+        mic.onStatus(p -> {
+            if (p != null) {
+                notifier().notice(Notifier.Kind.WARNING, p);
+            }
+            refreshViews();
+        });
+        engines = new EngineManager(() -> settings.current().transcription());
+        engines.addListener(st -> {
+            refreshViews();
+            if (st.phase() == EngineManager.Phase.LOADING) {
+                notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
+            } else if (st.phase() == EngineManager.Phase.FAILED) {
+                notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
+            } else if (st.phase() == EngineManager.Phase.READY) {
+                notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+            }
+        });
+        try {
+            history = HistoryStore.open(dirs.historyDatabase());
+        } catch (RuntimeException e) {
+            LOG.warn("history unavailable: {}", e.getMessage());
+            notifier().notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
+        }
+        focus = focusTracker();
+        clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
+        TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), typer());
+        controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
+                focus, () -> hotkeys != null && hotkeys.modifiersHeld(), new RecordingsFolder(dirs.recordings()),
+                history, notifier()));
+        controller.addListener(status -> {
+            switch (status.state()) {
+                case RECORDING -> indicator.recording(hint());
+                case TRANSCRIBING, INSERTING -> indicator.transcribing(engines.state().model());
+                case IDLE -> indicator.idle();
+            }
+            refreshViews();
+        });
+
+        if (Tray.supported()) {
+            tray = new Tray(this);
+        } else {
+            LOG.info("no system tray here: showing the control window");
+            control = new ControlWindow(this);
+            control.show();
+        }
+        hotkeys = new GlobalHotkeys(controller, s.hotkeys());
+        try {
+            hotkeys.start();
+        } catch (NativeHookException | UnsatisfiedLinkError e) {
+            LOG.warn("global hotkeys unavailable: {}", e.getMessage());
+            notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
+        }
+        settings.addListener(this::applyChange);
+        windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
+        windows.offerModelIfNone();
+        Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
+            backends = probeBackends();
+            refreshViews();
+        });
+        if (loaded.notice() != null) {
+            notifier().notice(Notifier.Kind.WARNING, loaded.notice());
+        }
+        loadChosenModel(s);
+        refreshViews();
+        LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        quit.await();
+        shutdown(instance);
+        return 0;
+    }
+
+    private void loadChosenModel(Settings s) {
+        String path = s.models().modelPath();
+        if (path.isBlank()) {
+            notifier().notice(Notifier.Kind.INFO, "Choose a model: right-click the tray icon → Model");
+            return;
+        }
+        Path p = Path.of(path);
+        if (!Files.exists(p)) {
+            notifier().notice(Notifier.Kind.ERROR, "The model " + path + " is gone; choose another in the Model menu");
+            return;
+        }
+        DiscoveredModel d = ModelDiscovery.describe(p, DiscoveredModel.Source.CONFIGURED);
+        String name = d == null ? p.getFileName().toString() : d.name();
+        engines.load(p, name, s.advanced().backend());
+    }
+
+    private void applyChange(Settings before, Settings after) {
+        if (!before.hotkeys().equals(after.hotkeys())) {
+            hotkeys.apply(after.hotkeys());
+        }
+        if (!before.audio().inputDevice().equals(after.audio().inputDevice())) {
+            mic.setDevice(after.audio().inputDevice());
+        }
+        if (!before.models().modelPath().equals(after.models().modelPath())
+                || !before.advanced().backend().equals(after.advanced().backend())) {
+            loadChosenModel(after);
+        }
+        if (!before.general().showIndicator().equals(after.general().showIndicator())) {
+            indicator.setEnabled(after.general().showIndicator());
+        }
+        refreshViews();
+    }
+
+    private String hint() {
+        Settings s = settings.current();
+        String stop = s.hotkeys().mode() == DictationMode.PUSH_TO_TALK ? "Release to insert"
+                : "Press " + s.hotkeys().dictate() + " again to insert";
+        return s.hotkeys().cancel().isBlank() ? stop : stop + " · " + s.hotkeys().cancel() + " cancels";
+    }
+
+    private void refreshViews() {
+        if (tray != null) {
+            EngineManager.State e = engines.state();
+            DictationState st = controller == null ? DictationState.IDLE : controller.status().state();
+            TrayIcons.Look look;
+            String what;
+            if (e.phase() == EngineManager.Phase.FAILED || mic.problem() != null) {
+                look = TrayIcons.Look.ERROR;
+                what = e.phase() == EngineManager.Phase.FAILED ? "Model failed to load" : mic.problem();
+            } else if (e.phase() != EngineManager.Phase.READY && st == DictationState.IDLE) {
+                look = TrayIcons.Look.LOADING;
+                what = e.phase() == EngineManager.Phase.NONE ? "No model chosen"
+                        : e.phase() == EngineManager.Phase.WARMING_UP ? "Warming up" : "Loading model";
+            } else {
+                look = switch (st) {
+                    case RECORDING -> TrayIcons.Look.RECORDING;
+                    case TRANSCRIBING, INSERTING -> TrayIcons.Look.TRANSCRIBING;
+                    case IDLE -> TrayIcons.Look.IDLE;
+                };
+                what = st.label();
+            }
+            String model = e.model() == null ? "" : " — " + e.model() + (e.backend() == null ? ""
+                    : " on " + e.backend().toUpperCase(Locale.ROOT));
+            tray.show(look, "Dictum — " + what + model);
+        }
+        if (control != null) {
+            control.refresh();
+        }
+    }
+
+    private Notifier notifier() {
+        return (kind, message) -> {
+            switch (kind) {
+                case INFO -> LOG.info("notice: {}", message);
+                case WARNING, ERROR -> LOG.warn("notice: {}", message);
+            }
+            if (settings == null || settings.current().general().showNotices() || kind == Notifier.Kind.ERROR) {
+                if (indicator != null) {
+                    indicator.notice(message, kind != Notifier.Kind.INFO);
+                }
+            }
+            if (control != null) {
+                control.notice(message);
+            }
+        };
+    }
+
+    private FocusTracker focusTracker() {
+        try {
+            if (X11Focus.available()) {
+                X11Focus f = new X11Focus();
+                closeLast.add(f);
+                return f;
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsFocus();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("focus tracking unavailable: {}", e.getMessage());
+        }
+        return FocusTracker.NONE;
+    }
+
+    private UnicodeTyper typer() {
+        try {
+            if (X11Focus.available()) {
+                X11Typer t = new X11Typer();
+                closeLast.add(t);
+                return t;
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsTyper();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("typing unavailable (paste is used instead): {}", e.getMessage());
+        }
+        return null;
+    }
+
+    private static Map<String, String> defaultBackends() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String n : Backends.NAMES) {
+            m.put(n, null);
+        }
+        return m;
+    }
+
+    /** Opens each backend once to learn whether it can run here, and why not. */
+    private static Map<String, String> probeBackends() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String n : Backends.NAMES) {
+            try (Backend b = Backends.open(n)) {
+                m.put(n, null);
+            } catch (RuntimeException | UnsatisfiedLinkError e) {
+                m.put(n, e.getMessage());
+            }
+        }
+        return m;
+    }
+
+    private void update(UnaryOperator<Settings> change) {
+        try {
+            settings.update(change);
+        } catch (RuntimeException e) {
+            notifier().notice(Notifier.Kind.ERROR, "Setting not saved: " + e.getMessage());
+        }
+    }
+
+    private void shutdown(SingleInstance instance) {
+        LOG.info("Dictum quitting");
+        if (hotkeys != null) {
+            hotkeys.close();
+        }
+        controller.close();
+        if (tray != null) {
+            tray.remove();
+        }
+        if (control != null) {
+            control.close();
+        }
+        mic.close();
+        windows.close();
+        engines.close();
+        if (history != null) {
+            history.close();
+        }
+        for (AutoCloseable c : closeLast) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("closing {}: {}", c, e.getMessage());
+            }
+        }
+        Platform.exit();
+        try {
+            instance.close();
+        } catch (IOException e) {
+            LOG.debug("lock: {}", e.getMessage());
+        }
+    }
+
+    // ---- AppActions
+
+    @Override
+    public Settings settings() {
+        return settings.current();
+    }
+
+    @Override
+    public List<DiscoveredModel> models() {
+        Settings s = settings.current();
+        List<Path> folders = new ArrayList<>();
+        folders.add(s.models().modelsFolder().isBlank() ? dirs.models() : Path.of(s.models().modelsFolder()));
+        return ModelDiscovery.discover(folders, ModelDiscovery.huggingFaceCache(System.getenv(),
+                Path.of(System.getProperty("user.home"))));
+    }
+
+    @Override
+    public List<String> inputDevices() {
+        return InputDevices.names();
+    }
+
+    @Override
+    public List<String> languages() {
+        return engines.languages();
+    }
+
+    @Override
+    public Map<String, String> backends() {
+        return backends;
+    }
+
+    @Override
+    public EngineManager.State engineState() {
+        return engines.state();
+    }
+
+    @Override
+    public DictationController.Status status() {
+        return controller.status();
+    }
+
+    @Override
+    public String lastText() {
+        return controller.lastText();
+    }
+
+    @Override
+    public void chooseModel(DiscoveredModel m) {
+        update(s -> s.with(s.models().withModelPath(m.path().toString())));
+    }
+
+    @Override
+    public void chooseBackend(String name) {
+        update(s -> s.with(s.advanced().withBackend(name)));
+    }
+
+    @Override
+    public void chooseInputDevice(String name) {
+        update(s -> s.with(s.audio().withInputDevice(name)));
+    }
+
+    @Override
+    public void chooseLanguage(String code) {
+        update(s -> s.with(s.transcription().withLanguage(code)));
+    }
+
+    @Override
+    public void chooseMode(DictationMode mode) {
+        update(s -> s.with(s.hotkeys().withMode(mode)));
+    }
+
+    @Override
+    public void chooseInsertion(InsertionMethod method) {
+        update(s -> s.with(s.insertion().withMethod(method)));
+    }
+
+    @Override
+    public void copyLast() {
+        String t = controller.lastText();
+        if (t != null) {
+            clipboard.copy(t);
+            notifier().notice(Notifier.Kind.INFO, "Copied the last transcript");
+        }
+    }
+
+    @Override
+    public void menuOpening() {
+        menuTarget = focus.focused();
+    }
+
+    @Override
+    public void pasteLast() {
+        controller.pasteLast(menuTarget);
+    }
+
+    @Override
+    public void retry() {
+        controller.retryFailed();
+    }
+
+    @Override
+    public void openSettings() {
+        windows.openSettings();
+    }
+
+    @Override
+    public void openModels() {
+        windows.openModels();
+    }
+
+    @Override
+    public void openHistory() {
+        windows.openHistory();
+    }
+
+    @Override
+    public void openRecordings() {
+        Path dir = dirs.recordings();
+        try {
+            Files.createDirectories(dir);
+            if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.OPEN)) {
+                Desktop.getDesktop().open(dir.toFile());
+            } else {
+                new ProcessBuilder("xdg-open", dir.toString()).start();
+            }
+        } catch (IOException | RuntimeException e) {
+            notifier().notice(Notifier.Kind.WARNING, "Cannot open " + dir + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void quit() {
+        quit.countDown();
+    }
+}

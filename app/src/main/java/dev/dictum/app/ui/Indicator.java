@@ -1,0 +1,249 @@
+package dev.dictum.app.ui;
+
+import dev.dictum.app.tray.TrayIcons;
+import dev.dictum.audio.capture.Levels;
+import java.awt.AlphaComposite;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Dimension;
+import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics;
+import java.awt.Graphics2D;
+import java.awt.GraphicsEnvironment;
+import java.awt.Rectangle;
+import java.awt.RenderingHints;
+import java.awt.Window;
+import java.awt.geom.Arc2D;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.RoundRectangle2D;
+import javax.swing.JComponent;
+import javax.swing.JWindow;
+import javax.swing.SwingUtilities;
+import javax.swing.Timer;
+
+/**
+ * The recording indicator: a small dark pill at the bottom of the screen, always on top and never
+ * focusable (so the paste still goes to the user's window), showing recording with the input level,
+ * or transcribing; it also shows short notices ("No speech heard") for a few seconds. Every method
+ * may be called from any thread.
+ */
+public final class Indicator {
+    private static final Color BACKGROUND = new Color(0x202124);
+    private static final Color TEXT = new Color(0xF1F3F4);
+    private static final Color SUBTEXT = new Color(0xBDC1C6);
+    private static final Color METER_OFF = new Color(0x3C4043);
+    private static final Color METER_ON = new Color(0x34A853);
+    private static final Color METER_HOT = new Color(0xFBBC04);
+    private static final int BARS = 14;
+
+    private enum Mode { HIDDEN, RECORDING, TRANSCRIBING, NOTICE }
+
+    private final JWindow window = new JWindow();
+    private final Face face = new Face();
+    private final Timer animation = new Timer(33, e -> face.repaint());
+    private final Timer noticeTimeout = new Timer(3500, e -> hideNotice());
+    private volatile boolean enabled = true;
+    private volatile float level = Levels.FLOOR_DB;
+    private Mode mode = Mode.HIDDEN; // EDT only
+    private Mode underNotice = Mode.HIDDEN; // EDT only
+    private String title = "";
+    private String subtitle = "";
+    private boolean warning;
+    private long since;
+
+    public Indicator() {
+        SwingUtilities.invokeLater(() -> {
+            window.setName("dictum-indicator"); // names the X11 window too (tests find it by name)
+            window.setType(Window.Type.POPUP);
+            window.setFocusableWindowState(false);
+            window.setAlwaysOnTop(true);
+            window.setContentPane(face);
+            noticeTimeout.setRepeats(false);
+        });
+    }
+
+    /** Turns the indicator off or on (the setting); notices still show when it is off. */
+    public void setEnabled(boolean on) {
+        enabled = on;
+        if (!on) {
+            SwingUtilities.invokeLater(() -> {
+                if (mode == Mode.RECORDING || mode == Mode.TRANSCRIBING) {
+                    show(Mode.HIDDEN, "", "", false);
+                }
+            });
+        }
+    }
+
+    public void level(float dbfs) {
+        level = dbfs;
+    }
+
+    public void recording(String hint) {
+        if (enabled) {
+            SwingUtilities.invokeLater(() -> show(Mode.RECORDING, "Recording", hint, false));
+        }
+    }
+
+    public void transcribing(String model) {
+        if (enabled) {
+            SwingUtilities.invokeLater(() -> show(Mode.TRANSCRIBING, "Transcribing…", model, false));
+        }
+    }
+
+    public void idle() {
+        SwingUtilities.invokeLater(() -> {
+            if (mode == Mode.NOTICE) {
+                underNotice = Mode.HIDDEN;
+            } else {
+                show(Mode.HIDDEN, "", "", false);
+            }
+        });
+    }
+
+    /** Shows a notice for a few seconds, then returns to what was shown before. */
+    public void notice(String text, boolean isWarning) {
+        SwingUtilities.invokeLater(() -> {
+            if (mode != Mode.NOTICE) {
+                underNotice = mode;
+            }
+            String[] parts = split(text);
+            show(Mode.NOTICE, parts[0], parts[1], isWarning);
+            noticeTimeout.restart();
+        });
+    }
+
+    private void hideNotice() {
+        if (mode == Mode.NOTICE) {
+            show(underNotice, underNotice == Mode.RECORDING ? "Recording" : underNotice == Mode.TRANSCRIBING
+                    ? "Transcribing…" : "", subtitle, false);
+        }
+    }
+
+    /** "Title: detail" or "Title (detail)" → two lines; a short text stays one line. */
+    private static String[] split(String text) {
+        int cut = text.indexOf(": ");
+        if (cut > 0 && cut < 40) {
+            return new String[] {text.substring(0, cut), text.substring(cut + 2)};
+        }
+        return new String[] {text, ""};
+    }
+
+    private void show(Mode m, String t, String sub, boolean warn) {
+        mode = m;
+        title = t;
+        subtitle = sub == null ? "" : sub;
+        warning = warn;
+        since = System.nanoTime();
+        if (m == Mode.HIDDEN) {
+            animation.stop();
+            window.setVisible(false);
+            return;
+        }
+        Dimension size = face.preferred();
+        Rectangle screen = GraphicsEnvironment.getLocalGraphicsEnvironment().getMaximumWindowBounds();
+        window.setBounds(screen.x + (screen.width - size.width) / 2, screen.y + screen.height - size.height - 72,
+                size.width, size.height);
+        window.setShape(new RoundRectangle2D.Float(0, 0, size.width, size.height, size.height, size.height));
+        if (!window.isVisible()) {
+            window.setVisible(true);
+        }
+        window.toFront();
+        animation.start();
+        face.repaint();
+    }
+
+    private final class Face extends JComponent {
+        private final Font titleFont = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+        private final Font subFont = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+
+        Dimension preferred() {
+            FontMetrics ft = getFontMetrics(titleFont);
+            FontMetrics fs = getFontMetrics(subFont);
+            int text = Math.max(ft.stringWidth(title), fs.stringWidth(subtitle));
+            int meter = mode == Mode.RECORDING ? BARS * 6 + 18 : 0;
+            return new Dimension(Math.min(640, Math.max(220, 64 + text + meter + 28)), 60);
+        }
+
+        @Override
+        protected void paintComponent(Graphics g0) {
+            Graphics2D g = (Graphics2D) g0.create();
+            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            int w = getWidth();
+            int h = getHeight();
+            g.setColor(BACKGROUND);
+            g.fillRect(0, 0, w, h);
+            double t = (System.nanoTime() - since) / 1e9;
+            drawGlyph(g, t);
+            int x = 60;
+            int meterWidth = mode == Mode.RECORDING ? BARS * 6 + 18 : 0;
+            int textWidth = w - x - meterWidth - 20;
+            g.setColor(TEXT);
+            g.setFont(titleFont);
+            boolean two = !subtitle.isEmpty();
+            g.drawString(clip(g, title, textWidth), x, two ? 26 : 36);
+            if (two) {
+                g.setColor(SUBTEXT);
+                g.setFont(subFont);
+                g.drawString(clip(g, subtitle, textWidth), x, 44);
+            }
+            if (mode == Mode.RECORDING) {
+                drawMeter(g, w - meterWidth - 6, h);
+            }
+            g.dispose();
+        }
+
+        private void drawGlyph(Graphics2D g, double t) {
+            switch (mode) {
+                case RECORDING -> {
+                    float pulse = (float) (0.55 + 0.45 * Math.abs(Math.sin(t * Math.PI)));
+                    g.setColor(TrayIcons.Look.RECORDING.color());
+                    g.setComposite(AlphaComposite.getInstance(AlphaComposite.SRC_OVER, pulse * 0.35f));
+                    g.fill(new Ellipse2D.Float(14, 12, 36, 36));
+                    g.setComposite(AlphaComposite.SrcOver);
+                    g.fill(new Ellipse2D.Float(22, 20, 20, 20));
+                }
+                case TRANSCRIBING -> {
+                    g.setStroke(new BasicStroke(4f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+                    g.setColor(METER_OFF);
+                    g.draw(new Ellipse2D.Float(18, 16, 28, 28));
+                    g.setColor(TrayIcons.Look.TRANSCRIBING.color().brighter());
+                    g.draw(new Arc2D.Double(18, 16, 28, 28, -t * 360, 100, Arc2D.OPEN));
+                }
+                default -> {
+                    g.setColor(warning ? TrayIcons.Look.ERROR.color() : TrayIcons.Look.IDLE.color().brighter());
+                    g.fill(new Ellipse2D.Float(18, 16, 28, 28));
+                    g.setColor(warning ? new Color(0x3E2723) : Color.WHITE);
+                    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
+                    String mark = warning ? "!" : "i";
+                    FontMetrics fm = g.getFontMetrics();
+                    g.drawString(mark, 32 - fm.stringWidth(mark) / 2, 37);
+                }
+            }
+        }
+
+        private void drawMeter(Graphics2D g, int x0, int h) {
+            float lvl = Levels.meter(level);
+            int lit = Math.round(lvl * BARS);
+            for (int i = 0; i < BARS; i++) {
+                int bh = 8 + (int) (20 * Math.sin(Math.PI * (i + 0.5) / BARS) * 0.6 + 6);
+                int y = (h - bh) / 2;
+                g.setColor(i < lit ? (i >= BARS - 3 ? METER_HOT : METER_ON) : METER_OFF);
+                g.fill(new RoundRectangle2D.Float(x0 + i * 6, y, 4, bh, 4, 4));
+            }
+        }
+
+        private String clip(Graphics2D g, String s, int width) {
+            FontMetrics fm = g.getFontMetrics();
+            if (fm.stringWidth(s) <= width) {
+                return s;
+            }
+            String cut = s;
+            while (!cut.isEmpty() && fm.stringWidth(cut + "…") > width) {
+                cut = cut.substring(0, cut.length() - 1);
+            }
+            return cut + "…";
+        }
+    }
+}

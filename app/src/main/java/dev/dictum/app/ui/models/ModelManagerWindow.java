@@ -1,0 +1,340 @@
+package dev.dictum.app.ui.models;
+
+import dev.dictum.app.models.DiscoveredModel;
+import dev.dictum.app.models.ModelRemoval;
+import dev.dictum.app.models.catalog.CatalogModel;
+import dev.dictum.app.models.catalog.CatalogVariant;
+import dev.dictum.app.models.catalog.ModelCatalog;
+import dev.dictum.app.models.catalog.ModelRecommender;
+import dev.dictum.app.models.download.DownloadFailure;
+import dev.dictum.app.models.download.DownloadProgress;
+import dev.dictum.app.models.download.DownloadTask;
+import dev.dictum.app.models.download.ModelDownloader;
+import dev.dictum.app.ui.kit.Ui;
+import dev.dictum.app.ui.kit.WindowContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+
+/**
+ * The model manager: the catalog with the model recommended for this computer, a download with
+ * progress, speed and time left (cancel keeps the part; Download again resumes it), and the models
+ * already on disk, which can be made the one in use or removed.
+ */
+public final class ModelManagerWindow {
+
+    private final WindowContext context;
+    private final ModelCatalog catalog;
+    private final ModelDownloader downloader;
+    private final ModelRecommender.Recommendation recommended;
+    private final Stage stage = new Stage();
+    private final TableView<CatalogModel> available = new TableView<>();
+    private final TableView<DiscoveredModel> installed = new TableView<>();
+    private final ComboBox<CatalogVariant> variant = new ComboBox<>();
+    private final Label detail = Ui.hint("");
+    private final Button download = Ui.button("_Download", "mdi2d-download");
+    private final Button cancel = Ui.button("_Cancel download", "mdi2c-close-circle-outline");
+    private final ProgressBar progress = new ProgressBar(0);
+    private final Label progressText = new Label();
+    private final Label message = new Label();
+    private final Map<String, DownloadTask> tasks = new HashMap<>();
+
+    public ModelManagerWindow(WindowContext context, ModelCatalog catalog, ModelDownloader downloader) {
+        this.context = context;
+        this.catalog = catalog;
+        this.downloader = downloader;
+        this.recommended = new ModelRecommender(catalog).recommend(context.hardware(),
+                ModelRecommender.prefersEnglish(Locale.getDefault()));
+        build();
+    }
+
+    public Stage stage() {
+        return stage;
+    }
+
+    public void show() {
+        refreshInstalled();
+        stage.show();
+        stage.toFront();
+    }
+
+    /** Selects a model and format and starts downloading it (the first-run dialog's choice). */
+    public void download(CatalogVariant v) {
+        available.getSelectionModel().select(catalog.modelOf(v));
+        variant.setValue(v);
+        startDownload();
+    }
+
+    private void build() {
+        VBox top = new VBox(10, Ui.heading("Models"), recommendationBanner());
+        top.setPadding(new Insets(16, 20, 6, 20));
+
+        TableColumn<CatalogModel, CatalogModel> name = new TableColumn<>("Model");
+        name.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
+        name.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(CatalogModel m, boolean empty) {
+                super.updateItem(m, empty);
+                if (empty || m == null) {
+                    setText(null);
+                    setGraphic(null);
+                    return;
+                }
+                setText(m.name());
+                if (m.equals(recommended.model())) {
+                    Label tag = new Label("Recommended");
+                    tag.getStyleClass().addAll("tag", "recommended");
+                    setGraphic(tag);
+                    setContentDisplay(javafx.scene.control.ContentDisplay.RIGHT);
+                    setGraphicTextGap(8);
+                } else {
+                    setGraphic(null);
+                }
+            }
+        });
+        name.setPrefWidth(270);
+        TableColumn<CatalogModel, String> langs = column("Languages", 120, m -> m.languagesLabel());
+        TableColumn<CatalogModel, String> params = column("Parameters", 100, m -> m.parametersMillions() + " M");
+        TableColumn<CatalogModel, String> size = column("Download (ggml)", 130, m -> Ui.bytes(
+                m.variants().getFirst().approxBytes()));
+        available.getColumns().setAll(java.util.List.of(name, langs, params, size));
+        available.getItems().setAll(catalog.models());
+        available.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        available.setPrefHeight(250);
+        available.getSelectionModel().selectedItemProperty().addListener((o, a, m) -> selectModel(m));
+
+        variant.setConverter(Ui.shownAs(v -> v.label() + " · " + Ui.bytes(v.approxBytes())));
+        variant.setMaxWidth(Double.MAX_VALUE);
+        variant.setOnAction(e -> updateButtons());
+        download.setDefaultButton(true);
+        download.setOnAction(e -> startDownload());
+        cancel.setOnAction(e -> {
+            DownloadTask t = tasks.get(variant.getValue() == null ? "" : variant.getValue().id());
+            if (t != null) {
+                t.cancel();
+            }
+        });
+        progress.setMaxWidth(Double.MAX_VALUE);
+        progress.setAccessibleText("Download progress");
+        message.setWrapText(true);
+        GridPane form = new GridPane();
+        form.getStyleClass().add("form");
+        form.setPadding(new Insets(8, 0, 0, 0));
+        Label formatLabel = new Label("Format");
+        formatLabel.setLabelFor(variant);
+        form.addRow(0, formatLabel, variant);
+        HBox buttons = new HBox(8, download, cancel);
+        form.add(buttons, 1, 1);
+        progress.setMinHeight(14);
+        VBox progressBox = new VBox(4, progress, progressText);
+        progressBox.setFillWidth(true);
+        form.add(progressBox, 1, 2);
+        form.add(message, 1, 3);
+        form.add(detail, 1, 4);
+        GridPane.setHgrow(variant, Priority.ALWAYS);
+        form.getColumnConstraints().addAll(new javafx.scene.layout.ColumnConstraints(90),
+                new javafx.scene.layout.ColumnConstraints());
+        form.getColumnConstraints().get(1).setHgrow(Priority.ALWAYS);
+
+        VBox catalogBox = new VBox(8, Ui.heading("Available to download"), available, form);
+        catalogBox.getChildren().get(0).getStyleClass().setAll("subheading");
+
+        TableColumn<DiscoveredModel, String> iname = new TableColumn<>("On this computer");
+        iname.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().name()));
+        iname.setPrefWidth(330);
+        TableColumn<DiscoveredModel, String> isize = new TableColumn<>("Size");
+        isize.setCellValueFactory(c -> new ReadOnlyStringWrapper(Ui.bytes(c.getValue().sizeBytes())));
+        TableColumn<DiscoveredModel, String> iwhere = new TableColumn<>("Location");
+        iwhere.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().path().toString()));
+        installed.getColumns().setAll(java.util.List.of(iname, isize, iwhere));
+        installed.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        installed.setPrefHeight(150);
+        installed.setPlaceholder(new Label("No models on this computer yet"));
+        Button use = Ui.button("_Use this model", "mdi2c-check");
+        use.setOnAction(e -> {
+            DiscoveredModel m = installed.getSelectionModel().getSelectedItem();
+            if (m != null) {
+                context.useModel(m);
+                message.setText("Loading " + m.name() + "…");
+            }
+        });
+        Button remove = Ui.button("_Remove…", "mdi2t-trash-can-outline");
+        remove.setOnAction(e -> removeSelected());
+        use.disableProperty().bind(installed.getSelectionModel().selectedItemProperty().isNull());
+        remove.disableProperty().bind(installed.getSelectionModel().selectedItemProperty().isNull());
+        Label folder = Ui.hint("Downloads go to " + context.modelsFolder());
+        VBox installedBox = new VBox(8, installed, Ui.bar(1, folder, use, remove));
+        ((HBox) installedBox.getChildren().get(1)).setPadding(Insets.EMPTY);
+
+        VBox center = new VBox(14, catalogBox, installedBox);
+        center.setPadding(new Insets(6, 20, 16, 20));
+        VBox.setVgrow(available, Priority.ALWAYS);
+        BorderPane root = new BorderPane(center);
+        root.setTop(top);
+        stage.setScene(Ui.styled(new Scene(root, 900, 760)));
+        stage.setTitle("Dictum Models");
+        stage.setOnHidden(e -> tasks.values().forEach(DownloadTask::cancel));
+        available.getSelectionModel().select(recommended.model());
+    }
+
+    private HBox recommendationBanner() {
+        CatalogVariant v = recommended.variant();
+        Label title = new Label("Recommended for this computer: " + recommended.model().name());
+        title.getStyleClass().add("subheading");
+        Label why = Ui.hint(v.label() + ", " + Ui.bytes(v.approxBytes()) + ". " + recommended.reason());
+        VBox text = new VBox(3, title, why);
+        HBox.setHgrow(text, Priority.ALWAYS);
+        Button get = Ui.button("Download recommended", "mdi2d-download");
+        get.setOnAction(e -> download(v));
+        HBox banner = new HBox(12, Ui.icon("mdi2l-lightbulb-on-outline"), text, get);
+        banner.setAlignment(Pos.CENTER_LEFT);
+        banner.getStyleClass().add("banner");
+        return banner;
+    }
+
+    private static TableColumn<CatalogModel, String> column(String title, double width,
+                                                            java.util.function.Function<CatalogModel, String> value) {
+        TableColumn<CatalogModel, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(value.apply(d.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+
+    private void selectModel(CatalogModel m) {
+        if (m == null) {
+            return;
+        }
+        variant.getItems().setAll(m.variants());
+        variant.setValue(m.equals(recommended.model()) ? recommended.variant() : m.variants().getFirst());
+        String note = m.note() == null ? "" : m.note() + " ";
+        detail.setText(note + (m.englishOnly() ? "Transcribes English only; no translation." : "Transcribes "
+                + m.languageCount() + " languages and translates them into English."));
+        updateButtons();
+    }
+
+    private void updateButtons() {
+        CatalogVariant v = variant.getValue();
+        DownloadTask t = v == null ? null : tasks.get(v.id());
+        boolean running = t != null && !t.result().isDone();
+        boolean present = v != null && Files.exists(ModelDownloader.installPath(v, context.modelsFolder()));
+        long partial = v == null ? 0 : ModelDownloader.partialBytes(v, context.modelsFolder());
+        download.setDisable(v == null || running || present);
+        download.setText(present ? "Downloaded" : partial > 0 ? "_Resume download (" + Ui.bytes(partial) + " kept)" : "_Download");
+        cancel.setDisable(!running);
+        progress.setVisible(running || t != null);
+        if (running) {
+            showProgress(t.progress());
+        } else if (t == null) {
+            progressText.setText("");
+            progress.setProgress(0);
+        }
+    }
+
+    private void startDownload() {
+        CatalogVariant v = variant.getValue();
+        if (v == null) {
+            return;
+        }
+        message.getStyleClass().removeAll("error", "ok");
+        message.setText("");
+        try {
+            DownloadTask t = downloader.start(v, context.modelsFolder(),
+                    p -> Platform.runLater(() -> {
+                        if (v.equals(variant.getValue())) {
+                            showProgress(p);
+                        }
+                    }));
+            tasks.put(v.id(), t);
+            t.result().whenComplete((m, err) -> Platform.runLater(() -> finished(v, m == null ? null : m.path(), err)));
+        } catch (DownloadFailure f) {
+            message.getStyleClass().add("error");
+            message.setText(f.getMessage());
+        }
+        updateButtons();
+    }
+
+    private void finished(CatalogVariant v, java.nio.file.Path path, Throwable err) {
+        message.getStyleClass().removeAll("error", "ok");
+        if (err == null) {
+            tasks.remove(v.id());
+            message.getStyleClass().add("ok");
+            message.setText("Downloaded and verified: " + path);
+            refreshInstalled();
+        } else {
+            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            message.getStyleClass().add(cause instanceof DownloadFailure f && f.reason() == DownloadFailure.Reason.CANCELLED
+                    ? "hint" : "error");
+            message.setText(cause.getMessage());
+        }
+        updateButtons();
+    }
+
+    void showProgress(DownloadProgress p) {
+        progress.setVisible(true);
+        progress.setProgress(p.fraction());
+        String speed = p.bytesPerSecond() > 0 ? " · " + Ui.bytes((long) p.bytesPerSecond()) + "/s" : "";
+        String left = p.remaining() == null ? "" : " · " + duration(p.remaining()) + " left";
+        progressText.setText(Ui.bytes(p.bytesDone()) + " of " + Ui.bytes(p.bytesTotal())
+                + String.format(Locale.ROOT, " (%d %%)", Math.round(p.fraction() * 100)) + speed + left
+                + (p.file().isEmpty() ? "" : " · " + p.file()));
+    }
+
+    static String duration(Duration d) {
+        long s = d.toSeconds();
+        return s >= 3600 ? String.format(Locale.ROOT, "%d h %02d min", s / 3600, s / 60 % 60)
+                : s >= 60 ? String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60) : s + " s";
+    }
+
+    private void refreshInstalled() {
+        installed.getItems().setAll(context.installedModels());
+    }
+
+    private void removeSelected() {
+        DiscoveredModel m = installed.getSelectionModel().getSelectedItem();
+        if (m == null) {
+            return;
+        }
+        Alert confirm = new Alert(Alert.AlertType.CONFIRMATION, "This deletes " + ModelRemoval.target(m) + " ("
+                + Ui.bytes(m.sizeBytes()) + ").", ButtonType.CANCEL, ButtonType.OK);
+        confirm.setHeaderText("Remove " + m.name() + "?");
+        confirm.initOwner(stage);
+        Ui.styled(confirm.getDialogPane().getScene());
+        if (confirm.showAndWait().orElse(ButtonType.CANCEL) != ButtonType.OK) {
+            return;
+        }
+        try {
+            ModelRemoval.remove(m);
+            message.getStyleClass().setAll("label", "ok");
+            message.setText("Removed " + m.name());
+        } catch (IOException | RuntimeException e) {
+            message.getStyleClass().setAll("label", "error");
+            message.setText("Could not remove " + m.name() + ": " + e.getMessage());
+        }
+        refreshInstalled();
+        updateButtons();
+    }
+}

@@ -1,0 +1,161 @@
+package dev.dictum.app.insert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dictum.app.settings.InsertionSettings;
+import dev.dictum.app.settings.PasteKeystroke;
+import java.awt.datatransfer.Clipboard;
+import java.awt.datatransfer.DataFlavor;
+import java.awt.datatransfer.StringSelection;
+import java.awt.datatransfer.Transferable;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Paste on an in-memory clipboard (java.awt.datatransfer needs no display), keystrokes recorded. */
+class ClipboardPasteTest {
+    static final DataFlavor HTML = flavor("text/html;class=java.io.InputStream;charset=UTF-8");
+    static final DataFlavor APP = flavor("application/x-dictum-test;class=java.io.InputStream");
+
+    final Clipboard clipboard = new Clipboard("test");
+    final List<String> events = new ArrayList<>();
+    final KeySender keys = new KeySender() {
+        @Override
+        public void paste(PasteKeystroke k) {
+            events.add(k + " while clipboard=" + text(clipboard.getContents(null)));
+        }
+
+        @Override
+        public void enter() {
+            events.add("ENTER");
+        }
+    };
+
+    /** What a word processor offers after a copy: plain text, HTML and a private format. */
+    static Transferable richContents() {
+        return new Transferable() {
+            @Override
+            public DataFlavor[] getTransferDataFlavors() {
+                return new DataFlavor[] {DataFlavor.stringFlavor, HTML, APP};
+            }
+
+            @Override
+            public boolean isDataFlavorSupported(DataFlavor f) {
+                return List.of(getTransferDataFlavors()).contains(f);
+            }
+
+            @Override
+            public Object getTransferData(DataFlavor f) {
+                if (f.equals(DataFlavor.stringFlavor)) {
+                    return "Grüße";
+                }
+                if (f.equals(HTML)) {
+                    return new ByteArrayInputStream("<b>Grüße</b>".getBytes(StandardCharsets.UTF_8));
+                }
+                return new ByteArrayInputStream(new byte[] {1, 2, 3, (byte) 0xff});
+            }
+        };
+    }
+
+    @Test
+    void everyFlavourIsRestoredAfterThePasteAndTheTextWasThereDuringIt() throws Exception {
+        clipboard.setContents(richContents(), null);
+        InsertionSettings s = InsertionSettings.defaults().withPasteKeystroke(PasteKeystroke.CTRL_SHIFT_V)
+                .withPasteDelayMillis(1).withRestoreDelayMillis(1);
+        new ClipboardPaste(clipboard, keys).paste("L'hôtel à Lyon coûte", s, true);
+        assertThat(events).containsExactly("CTRL_SHIFT_V while clipboard=L'hôtel à Lyon coûte", "ENTER");
+        Transferable after = clipboard.getContents(null);
+        assertThat(after.getTransferDataFlavors()).containsExactly(DataFlavor.stringFlavor, HTML, APP);
+        assertThat(text(after)).isEqualTo("Grüße");
+        assertThat(new String(((InputStream) after.getTransferData(HTML)).readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("<b>Grüße</b>");
+        // Streams are handed out fresh each time: a second reader gets the whole content again.
+        assertThat(((InputStream) after.getTransferData(APP)).readAllBytes()).containsExactly(1, 2, 3, 0xff);
+        assertThat(((InputStream) after.getTransferData(APP)).readAllBytes()).containsExactly(1, 2, 3, 0xff);
+    }
+
+    @Test
+    void anEmptyClipboardIsEmptyAgainAfterwards() throws Exception {
+        new ClipboardPaste(clipboard, keys).paste("text", InsertionSettings.defaults().withRestoreDelayMillis(0), false);
+        assertThat(clipboard.getContents(null).getTransferDataFlavors()).isEmpty();
+    }
+
+    @Test
+    void aFlavourThatFailsToReadDoesNotStopTheOthers() {
+        Transferable t = new StringSelection("plain") {
+            @Override
+            public DataFlavor[] getTransferDataFlavors() {
+                return new DataFlavor[] {APP, DataFlavor.stringFlavor};
+            }
+
+            @Override
+            public Object getTransferData(DataFlavor f) throws java.awt.datatransfer.UnsupportedFlavorException,
+                    java.io.IOException {
+                if (f.equals(APP)) {
+                    throw new java.io.IOException("owner went away");
+                }
+                return super.getTransferData(f);
+            }
+        };
+        SavedClipboard saved = SavedClipboard.of(t);
+        assertThat(saved.flavors()).containsExactly(DataFlavor.stringFlavor);
+    }
+
+    @Test
+    void eachFormatIsReadOnceWhateverTheNumberOfRepresentations() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        DataFlavor[] many = {flavor("text/plain;class=java.io.Reader"), DataFlavor.stringFlavor,
+            flavor("text/plain;class=java.io.InputStream;charset=UTF-8"), flavor("text/plain;class=java.nio.CharBuffer"),
+            flavor("text/html;class=java.lang.String"), HTML};
+        Transferable t = new Transferable() {
+            @Override
+            public DataFlavor[] getTransferDataFlavors() {
+                return many;
+            }
+
+            @Override
+            public boolean isDataFlavorSupported(DataFlavor f) {
+                return true;
+            }
+
+            @Override
+            public Object getTransferData(DataFlavor f) {
+                reads.incrementAndGet();
+                if (f.equals(DataFlavor.stringFlavor)) {
+                    return "text";
+                }
+                return new ByteArrayInputStream("<i>text</i>".getBytes(StandardCharsets.UTF_8));
+            }
+        };
+        SavedClipboard saved = SavedClipboard.of(t);
+        assertThat(saved.flavors()).containsExactly(DataFlavor.stringFlavor, HTML);
+        assertThat(reads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void clipboardOnlyLeavesTheText() throws Exception {
+        clipboard.setContents(new StringSelection("old"), null);
+        new ClipboardPaste(clipboard, keys).copy("new text");
+        assertThat(text(clipboard.getContents(null))).isEqualTo("new text");
+        assertThat(events).isEmpty();
+    }
+
+    private static String text(Transferable t) {
+        try {
+            return (String) t.getTransferData(DataFlavor.stringFlavor);
+        } catch (Exception e) {
+            return "<" + e.getClass().getSimpleName() + ">";
+        }
+    }
+
+    private static DataFlavor flavor(String mime) {
+        try {
+            return new DataFlavor(mime);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package dev.dictum.app.ui;
+
+import dev.dictum.app.history.HistoryEntry;
+import dev.dictum.app.history.HistoryStatus;
+import dev.dictum.app.history.HistoryStore;
+import dev.dictum.app.models.DiscoveredModel;
+import dev.dictum.app.models.ModelDiscovery;
+import dev.dictum.app.models.catalog.HardwareProfile;
+import dev.dictum.app.models.catalog.ModelCatalog;
+import dev.dictum.app.models.download.LocalHub;
+import dev.dictum.app.models.download.ModelDownloader;
+import dev.dictum.app.settings.LiveSettings;
+import dev.dictum.app.settings.Settings;
+import dev.dictum.app.settings.SettingsGroup;
+import dev.dictum.app.settings.SettingsStore;
+import dev.dictum.app.ui.history.HistoryWindow;
+import dev.dictum.app.ui.kit.WindowContext;
+import dev.dictum.app.ui.models.FirstRunDialog;
+import dev.dictum.app.ui.models.ModelManagerWindow;
+import dev.dictum.app.ui.settings.SettingsWindow;
+import java.awt.image.BufferedImage;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.SnapshotParameters;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.scene.transform.Transform;
+import javafx.stage.Stage;
+import javax.imageio.ImageIO;
+
+/**
+ * Opens the settings (every group), model manager (a download running from a local test hub), history
+ * (with entries) and first-run windows over sample data and writes a PNG of each into the folder given
+ * as the first argument. Run by scripts/screenshots-desktop.sh under Xvfb; not a unit test.
+ */
+public final class WindowScreenshots {
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "docs/screenshots");
+        Path testdata = Path.of(System.getProperty("dictum.testdata", "testdata"));
+        Files.createDirectories(out);
+        Path work = Files.createTempDirectory("dictum-shots");
+        Path models = Files.createDirectories(work.resolve("models"));
+        Files.copy(testdata.resolve("models/toy-en/ggml-toy-en.bin"), models.resolve("ggml-toy-en.bin"));
+        Files.copy(testdata.resolve("models/toy-en/ggml-toy-en-q8_0.bin"), models.resolve("ggml-toy-en-q8_0.bin"));
+        Settings settings = Settings.defaults();
+        settings = settings.with(settings.models().withModelPath(models.resolve("ggml-toy-en.bin").toString()));
+        SettingsStore store = new SettingsStore(work.resolve("settings.json"));
+        store.save(settings);
+        HistoryStore history = HistoryStore.open(work.resolve("history.db"));
+        sampleHistory(history, testdata);
+
+        try (LocalHub hub = new LocalHub()) {
+            byte[] content = new byte[78_000_000];
+            new Random(1).nextBytes(content);
+            hub.host("ggerganov/whisper.cpp", "ggml-tiny.en.bin", content).throttle = 6_000_000;
+            Context ctx = new Context(new LiveSettings(store, settings), models, history, hub.base());
+
+            Platform.startup(() -> { });
+            Platform.setImplicitExit(false);
+            ModelCatalog catalog = ModelCatalog.builtIn();
+            try (ModelDownloader downloader = new ModelDownloader(hub.base())) {
+                SettingsWindow[] sw = new SettingsWindow[1];
+                onFx(() -> sw[0] = new SettingsWindow(ctx, () -> { }));
+                for (SettingsGroup g : SettingsGroup.values()) {
+                    onFx(() -> sw[0].show(g));
+                    settle();
+                    shoot(sw[0].stage(), out.resolve("settings-" + g.name().toLowerCase(Locale.ROOT) + ".png"), 1);
+                }
+                onFx(() -> sw[0].show(SettingsGroup.HOTKEYS));
+                settle();
+                shoot(sw[0].stage(), out.resolve("settings-hotkeys-200pct.png"), 2);
+                onFx(() -> sw[0].stage().close());
+
+                ModelManagerWindow[] mm = new ModelManagerWindow[1];
+                onFx(() -> {
+                    mm[0] = new ModelManagerWindow(ctx, catalog, downloader);
+                    mm[0].show();
+                    mm[0].download(catalog.variant(catalog.model("tiny.en").orElseThrow().variants().getFirst().id()).orElseThrow());
+                });
+                Thread.sleep(3500);
+                settle();
+                shoot(mm[0].stage(), out.resolve("models-downloading.png"), 1);
+                onFx(() -> mm[0].stage().close());
+
+                HistoryWindow[] hw = new HistoryWindow[1];
+                onFx(() -> {
+                    hw[0] = new HistoryWindow(ctx);
+                    hw[0].show();
+                });
+                settle();
+                onFx(() -> {
+                    var table = (javafx.scene.control.TableView<?>) hw[0].stage().getScene().lookup(".table-view");
+                    table.getSelectionModel().select(3);
+                });
+                settle();
+                shoot(hw[0].stage(), out.resolve("history.png"), 1);
+                onFx(() -> hw[0].stage().close());
+
+                FirstRunDialog[] fr = new FirstRunDialog[1];
+                onFx(() -> {
+                    fr[0] = new FirstRunDialog(ctx, catalog, v -> { }, () -> { });
+                    fr[0].show();
+                });
+                settle();
+                shoot(fr[0].stage(), out.resolve("first-run.png"), 1);
+            }
+        }
+        history.close();
+        Platform.exit();
+        System.out.println("screenshots written to " + out);
+        System.exit(0);
+    }
+
+    private static void sampleHistory(HistoryStore h, Path testdata) {
+        Path wav = testdata.resolve("data/toy-en-samples/sample_01.wav").toAbsolutePath();
+        Instant now = Instant.parse("2026-11-23T09:41:00Z");
+        String[][] rows = {
+                {"Note to self, send the final version to Sophie right now.", "3900", "412"},
+                {"Tell Mark that I will be 9 minutes late.", "2700", "365"},
+                {"Grüße aus Lyon — das Hotel kostet 120 Euro pro Nacht.", "4100", "455"},
+                {"Add milk, eggs and coffee to the shopping list.", "3100", "388"},
+                {"", "900", "-1"},
+                {"Remind me to call the dentist on Thursday at 10.", "3300", "402"}};
+        for (int i = 0; i < rows.length; i++) {
+            boolean empty = rows[i][0].isEmpty();
+            h.add(new HistoryEntry(0, now.minusSeconds(600L * (rows.length - i)), Long.parseLong(rows[i][1]), rows[i][0],
+                    "en", "base.en q8_0", "cpu", Long.parseLong(rows[i][2]), 380, 210, 150, wav,
+                    empty ? HistoryStatus.EMPTY : HistoryStatus.OK, null));
+        }
+    }
+
+    private static void onFx(Runnable r) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Throwable[] err = new Throwable[1];
+        Platform.runLater(() -> {
+            try {
+                r.run();
+            } catch (Throwable t) {
+                err[0] = t;
+            } finally {
+                done.countDown();
+            }
+        });
+        if (!done.await(30, TimeUnit.SECONDS)) {
+            Thread.getAllStackTraces().forEach((t, st) -> {
+                if (t.getName().contains("JavaFX Application")) {
+                    for (StackTraceElement e : st) {
+                        System.err.println("    at " + e);
+                    }
+                }
+            });
+            throw new IllegalStateException("the FX thread did not answer");
+        }
+        if (err[0] != null) {
+            throw new IllegalStateException(err[0]);
+        }
+    }
+
+    /** Lets layout, CSS and pending runLaters finish. */
+    private static void settle() throws InterruptedException {
+        for (int i = 0; i < 4; i++) {
+            onFx(() -> { });
+            Thread.sleep(150);
+        }
+    }
+
+    private static void shoot(Stage stage, Path file, double scale) throws Exception {
+        BufferedImage[] img = new BufferedImage[1];
+        onFx(() -> {
+            Scene scene = stage.getScene();
+            SnapshotParameters p = new SnapshotParameters();
+            p.setTransform(Transform.scale(scale, scale));
+            WritableImage w = scene.getRoot().snapshot(p, null);
+            img[0] = toBuffered(w);
+        });
+        ImageIO.write(img[0], "png", file.toFile());
+        System.out.println("wrote " + file + " (" + img[0].getWidth() + "x" + img[0].getHeight() + ")");
+    }
+
+    private static BufferedImage toBuffered(WritableImage w) {
+        int width = (int) w.getWidth();
+        int height = (int) w.getHeight();
+        BufferedImage b = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+        PixelReader r = w.getPixelReader();
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                b.setRGB(x, y, r.getArgb(x, y));
+            }
+        }
+        return b;
+    }
+
+    /** Sample data for the windows: the toy models on disk, a fixed input level, a local hub. */
+    private record Context(LiveSettings settings, Path modelsFolder, HistoryStore store, URI hub) implements WindowContext {
+
+        @Override
+        public List<String> inputDevices() {
+            return List.of("Built-in Audio Analog Stereo", "Blue Yeti USB Microphone");
+        }
+
+        @Override
+        public Map<String, String> backends() {
+            Map<String, String> m = new LinkedHashMap<>();
+            m.put("auto", null);
+            m.put("cpu", null);
+            m.put("cuda", "no NVIDIA driver on this computer (libcuda.so.1 not found)");
+            m.put("hip", "no AMD GPU runtime on this computer (libamdhip64.so not found)");
+            return m;
+        }
+
+        @Override
+        public AutoCloseable watchLevel(Consumer<Float> level) {
+            level.accept(0.62f);
+            return () -> { };
+        }
+
+        @Override
+        public CompletableFuture<String> testRecording() {
+            return CompletableFuture.completedFuture("Recorded 3.0 s, peak −12 dBFS; played back");
+        }
+
+        @Override
+        public List<DiscoveredModel> installedModels() {
+            return ModelDiscovery.discover(List.of(modelsFolder), modelsFolder.resolve("no-hub-cache"));
+        }
+
+        @Override
+        public void useModel(DiscoveredModel model) {
+        }
+
+        @Override
+        public HardwareProfile hardware() {
+            return HardwareProfile.ofThisMachine();
+        }
+
+        @Override
+        public Optional<HistoryStore> history() {
+            return Optional.of(store);
+        }
+
+        @Override
+        public void insertText(String text) {
+        }
+
+        @Override
+        public void play(Path wav) {
+        }
+
+        @Override
+        public CompletableFuture<String> retranscribe(Path wav, DiscoveredModel model, String backend) {
+            return CompletableFuture.completedFuture("");
+        }
+    }
+
+}

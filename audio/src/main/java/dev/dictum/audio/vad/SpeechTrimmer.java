@@ -1,0 +1,108 @@
+package dev.dictum.audio.vad;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Streams a recording through the {@link VoiceActivityDetector} and passes on only the part
+ * worth transcribing: from {@value #PRE_ROLL_FRAMES} frames before the first voiced frame to
+ * {@value #TAIL_FRAMES} frames after the last, with every pause in between kept. Audio after a
+ * voiced frame is held back until the next voiced frame (then passed on) or the end (then cut to
+ * the tail), so the transcriber is fed while the user speaks and still never sees trailing silence.
+ *
+ * <p>{@link #heardSpeech()} is the first gate against "Thank you." after silence: a recording with
+ * fewer than {@value #MIN_SPEECH_FRAMES} voiced frames (about 0.2 s) produces no text at all.
+ */
+public final class SpeechTrimmer {
+  static final int PRE_ROLL_FRAMES = 10; // 300 ms: an initial "s" or "f" is unvoiced
+  static final int TAIL_FRAMES = 13; // about 400 ms
+  static final int MIN_SPEECH_FRAMES = 7;
+
+  private final VoiceActivityDetector vad;
+  private final Consumer<float[]> out;
+  private final float[] frame = new float[VoiceActivityDetector.FRAME];
+  private int fill;
+  private final ArrayDeque<float[]> held = new ArrayDeque<>();
+  private boolean started;
+  private int speechFrames;
+  private int noiseFrames;
+  private int frames;
+
+  /** @param out receives the trimmed audio in order, on the caller's thread */
+  public SpeechTrimmer(VoiceActivityDetector vad, Consumer<float[]> out) {
+    this.vad = vad;
+    this.out = out;
+  }
+
+  public void push(float[] samples) {
+    int i = 0;
+    while (i < samples.length) {
+      int n = Math.min(samples.length - i, frame.length - fill);
+      System.arraycopy(samples, i, frame, fill, n);
+      fill += n;
+      i += n;
+      if (fill == frame.length) {
+        frame(frame.clone());
+        fill = 0;
+      }
+    }
+  }
+
+  /** Ends the recording: passes on the tail after the last voiced frame. */
+  public void finish() {
+    if (fill > 0 && started) {
+      held.addLast(java.util.Arrays.copyOf(frame, fill));
+    }
+    fill = 0;
+    if (!started) {
+      held.clear();
+      return;
+    }
+    List<float[]> tail = new ArrayList<>();
+    for (int k = 0; k < TAIL_FRAMES && !held.isEmpty(); k++) {
+      tail.add(held.pollFirst());
+    }
+    held.clear();
+    tail.forEach(out);
+  }
+
+  /** Whether enough voiced audio was heard to be worth transcribing. */
+  public boolean heardSpeech() {
+    return speechFrames >= MIN_SPEECH_FRAMES;
+  }
+
+  public int speechFrames() {
+    return speechFrames;
+  }
+
+  public int noiseFrames() {
+    return noiseFrames;
+  }
+
+  public int frames() {
+    return frames;
+  }
+
+  private void frame(float[] f) {
+    frames++;
+    FrameClass c = vad.classify(f, 0);
+    if (c == FrameClass.NOISE) {
+      noiseFrames++;
+    }
+    if (c != FrameClass.SPEECH) {
+      held.addLast(f);
+      if (!started && held.size() > PRE_ROLL_FRAMES) {
+        held.pollFirst();
+      }
+      return;
+    }
+    speechFrames++;
+    started = true;
+    while (!held.isEmpty()) {
+      out.accept(held.pollFirst());
+    }
+    out.accept(f);
+  }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The three end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
+#   1. toy-en sample_01, inserted by paste, after a minute of 20 hotkey taps a second;
+#   2. a toy-multi clip with non-ASCII text (French), inserted by typing;
+#   3. pink noise made with sox: nothing may be inserted.
+# Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=app/target/e2e-desktop
+mkdir -p "$out"
+scripts/e2e-desktop.sh --insert paste --spam 60 testdata/data/toy-en-samples/sample_01.wav
+scripts/e2e-desktop.sh --insert type --model testdata/models/toy-multi/ggml-toy-multi-q8_0.bin \
+  testdata/data/toy-multi-samples/sample_fr_1.wav
+sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
+scripts/e2e-desktop.sh --insert paste "$out/noise.wav" ""
+echo "e2e: all three desktop runs passed"

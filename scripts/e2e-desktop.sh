@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# End-to-end test of the desktop app, for real, on a headless Linux machine:
+#   its own Xvfb, tray host (trayer) and PulseAudio with a virtual microphone; `./dictum app` started
+#   as a user starts it (with a settings file written for the test); a separate X11 text window with
+#   the focus; the real global hotkey held with xdotool while the WAV plays into the microphone; then
+#   exactly EXPECTED_TEXT must arrive in that window and the clipboard must hold what it held before.
+#   An empty EXPECTED_TEXT means nothing may arrive. Exits 0 only then.
+#
+# Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
+#                               [--mode push-to-talk|toggle|hold-or-tap] [--shots DIR] [--keep]
+#                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
+#   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
+#   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
+#   host, so the app shows its control window instead (screenshot control-window.png). --spam S
+#   first taps the hotkey 20 times a second for S seconds: nothing may arrive, the app must survive
+#   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
+#   hotkey to start and taps it again to stop instead of holding it.
+# Screenshots (tray menu open, recording indicator) go to --shots (default
+# app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
+# as the app measured it (hotkey release to the paste keystroke / last typed key).
+# It installs what it needs with apt-get when run as root, and ends only the processes it started.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+
+model="$repo/testdata/models/toy-en/ggml-toy-en.bin"
+insert=paste
+language=auto
+shots=""
+keep=0
+notray=0
+spam=0
+mode=push-to-talk
+positional=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --model) model="$(realpath "$2")"; shift 2 ;;
+    --insert) insert="$2"; shift 2 ;;
+    --language) language="$2"; shift 2 ;;
+    --shots) shots="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    --no-tray) notray=1; shift ;;
+    --spam) spam="$2"; shift 2 ;;
+    --mode) mode="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+case "$insert" in paste|type) ;; *) echo "e2e: --insert must be paste or type" >&2; exit 2 ;; esac
+case "$mode" in push-to-talk|toggle|hold-or-tap) ;; *) echo "e2e: --mode must be push-to-talk, toggle or hold-or-tap" >&2; exit 2 ;; esac
+wav="${positional[0]:-$repo/testdata/data/toy-en-samples/sample_01.wav}"
+wav="$(realpath "$wav")"
+if [ "${#positional[@]}" -ge 2 ]; then
+  expected="${positional[1]}"
+else
+  tsv="$(dirname "$wav")/transcripts.tsv"
+  expected="$(awk -F'\t' -v f="$(basename "$wav")" '$1==f {print ($2 ~ /^[a-z][a-z]$/) ? $3 : $2}' "$tsv" 2>/dev/null || true)"
+  if [ -z "$expected" ]; then
+    echo "e2e: no EXPECTED_TEXT given and none for $(basename "$wav") in $tsv" >&2
+    exit 2
+  fi
+fi
+[ -f "$wav" ] || { echo "e2e: no such WAV: $wav" >&2; exit 2; }
+[ -e "$model" ] || { echo "e2e: no such model: $model" >&2; exit 2; }
+label="$(basename "$wav" .wav)-$insert"
+shots="${shots:-$repo/app/target/e2e-desktop/$label}"
+mkdir -p "$shots"
+shots="$(realpath "$shots")"
+
+# ---- what it needs
+tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo)
+missing=()
+for t in "${tools[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+py=python3
+for p in /usr/bin/python3 python3; do
+  if "$p" -c 'import tkinter' >/dev/null 2>&1; then py="$p"; break; fi
+done
+"$py" -c 'import tkinter' >/dev/null 2>&1 || missing+=(python3-tk)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "e2e: installing what is missing (${missing[*]})"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xauth x11-utils \
+      x11-xserver-utils xdotool xclip imagemagick libxtst6 libxkbcommon-x11-0 libxkbcommon0 libx11-xcb1 libxt6 \
+      libxinerama1 libxi6 libxrender1 libxrandr2 pulseaudio pulseaudio-utils libasound2 libasound2-plugins \
+      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk >/dev/null
+    py=/usr/bin/python3
+  else
+    echo "e2e: missing: ${missing[*]} (run as root to install them, or install them)" >&2
+    exit 2
+  fi
+fi
+if ! compgen -G "$repo/app/target/dictum-app-*.jar" >/dev/null || [ ! -d "$repo/app/target/lib" ]; then
+  echo "e2e: building the app"
+  (source scripts/java-env.sh && mvn -B -q -pl app -am -DskipTests package)
+fi
+
+# ---- private environment: home, config, data, runtime dir
+work="$(mktemp -d /tmp/dictum-e2e.XXXXXX)"
+export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/run"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/dictum" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+export PULSE_SERVER="unix:$XDG_RUNTIME_DIR/pulse/native"
+pids=()
+cleanup() {
+  local code=$?
+  for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
+  sleep 0.5
+  for ((i=${#pids[@]}-1; i>=0; i--)); do kill -KILL "${pids[i]}" 2>/dev/null || true; done
+  if [ "$keep" = 1 ] || [ "$code" != 0 ]; then
+    echo "e2e: files kept in $work (app log: $work/data/dictum/logs/dictum.log)"
+  else
+    rm -rf "$work"
+  fi
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+log() { printf 'e2e: %s\n' "$*"; }
+fail() { printf 'e2e: FAIL: %s\n' "$*" >&2; exit 1; }
+wait_for() { # seconds, command...
+  local until=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $until ] || return 1
+    sleep 0.1
+  done
+}
+
+# ---- X display: the first free number from 100 (other tests use :90-:99)
+display=""
+for n in $(seq 100 199); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb "$display" -screen 0 1280x800x24 -noreset -nolisten tcp +extension RECORD +extension XTEST >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY="$display"
+wait_for 10 xdpyinfo || fail "Xvfb did not start on $display"
+xsetroot -solid '#3d4b5c' 2>/dev/null || true # a calm desktop colour behind the screenshots
+xset r off # Xvfb repeats held keys; a real keyboard's repeat is ignored by the app, but not by the target window
+log "display $DISPLAY"
+
+# ---- tray host
+[ "$notray" = 1 ] || trayer --edge top --align right --SetDockType true --SetPartialStrut true --widthtype request --height 32 \
+  --transparent false --tint 0xF0F0F0 --expand true >"$work/trayer.log" 2>&1 &
+[ "$notray" = 1 ] || pids+=($!)
+
+# ---- PulseAudio with a virtual microphone fed from a null sink
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --system=false --log-target=stderr \
+  --load=module-native-protocol-unix --load=module-always-sink >"$work/pulse.log" 2>&1 &
+pids+=($!)
+wait_for 10 pactl info || fail "PulseAudio did not start (see $work/pulse.log)"
+pactl load-module module-null-sink sink_name=speaker >/dev/null
+pactl load-module module-null-sink sink_name=vmic_sink rate=16000 channels=1 format=s16le >/dev/null
+pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic >/dev/null
+pactl set-default-sink speaker
+pactl set-default-source vmic
+# Zeros keep the virtual microphone flowing, as a real one does (otherwise its first read blocks ~2 s).
+pacat --playback --device=vmic_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
+  2>"$work/pacat.log" &
+pids+=($!)
+
+# ---- the target window, with the focus
+typed="$work/typed.txt"
+"$py" "$repo/scripts/e2e/target_window.py" "$typed" >"$work/target.log" 2>&1 &
+pids+=($!)
+wid="$(timeout 20 xdotool search --sync --name '^dictum-e2e-target$' | head -1)" || fail "target window did not open"
+xdotool windowfocus --sync "$wid"
+wait_for 5 test -f "$typed" || fail "target window does not write its text"
+
+# ---- a clipboard to preserve (xclip -quiet stays in the foreground while it owns the selection)
+clip_before="clipboard before dictation — keep me ✓"
+printf '%s' "$clip_before" | xclip -quiet -selection clipboard -i >/dev/null 2>&1 &
+pids+=($!)
+clipboard_is() { [ "$(xclip -o -selection clipboard 2>/dev/null)" = "$1" ]; }
+wait_for 5 clipboard_is "$clip_before" || fail "could not set the clipboard"
+
+# ---- settings as a user would have them, and the app started as a user starts it
+cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<EOF
+{
+  "hotkeys": {"mode": "$mode", "dictate": "Ctrl+Alt+Space"},
+  "transcription": {"language": "$language"},
+  "insertion": {"method": "$insert"},
+  "models": {"modelPath": "$model", "modelsFolder": "$repo/testdata/models"}
+}
+EOF
+applog="$XDG_DATA_HOME/dictum/logs/dictum.log"
+DICTUM_JAVA_OPTS="-Dprism.order=sw ${DICTUM_JAVA_OPTS:-}" ./dictum app >"$work/app.out" 2>&1 &
+app=$!
+pids+=($app)
+t0=$SECONDS
+until grep -q "Dictum ready" "$applog" 2>/dev/null; do
+  kill -0 "$app" 2>/dev/null || { cat "$work/app.out" >&2; fail "the app exited"; }
+  [ $((SECONDS - t0)) -lt 180 ] || fail "the app did not become ready in 180 s"
+  sleep 0.2
+done
+log "app ready after $((SECONDS - t0)) s: $(grep -o 'Dictum ready.*' "$applog" | tail -1)"
+
+# A second start must refuse.
+if second="$(./dictum app 2>&1)"; then fail "a second instance started"; fi
+echo "$second" | grep -q "already running" || fail "a second start said: $second"
+
+# ---- screenshot: the tray menu, opened on the tray icon, with the Model submenu
+tray="$(xdotool search --onlyvisible --class trayer 2>/dev/null | head -1 || true)"
+if [ "$notray" = 1 ]; then
+  cw="$(timeout 20 xdotool search --sync --onlyvisible --name '^Dictum$' | head -1)" || fail "no control window without a tray"
+  sleep 1
+  eval "$(xdotool getwindowgeometry --shell "$cw")"
+  import -window root "$shots/control-window-full.png"
+  convert "$shots/control-window-full.png" -crop "$((WIDTH + 48))x$((HEIGHT + 48))+$((X > 24 ? X - 24 : 0))+$((Y > 24 ? Y - 24 : 0))" \
+    +repage "$shots/control-window.png"
+elif [ -n "$tray" ]; then
+  eval "$(xdotool getwindowgeometry --shell "$tray")"
+  tx=$((X + WIDTH - 16)); ty=$((Y + HEIGHT / 2))
+  xdotool mousemove "$tx" "$ty" click 3
+  sleep 1.2
+  import -window root "$shots/tray-menu-full.png"
+  # The menu opens below the icon; its "Model" item is the first under the header: hover to open it.
+  # Swing's menu windows are named "###focusableSwingPopup###" or "winN" (Dictum names its own windows).
+  popups() { xwininfo -root -tree | awk '/"(###focusableSwingPopup###|win[0-9]+)": \("dev-dictum/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
+      split($i, a, /[x+]/); print a[3], a[4], a[1], a[2] } }'; }
+  menu="$(popups | head -1 || true)"
+  if [ -n "$menu" ]; then
+    read -r mx my mw mh <<<"$menu"
+    xdotool mousemove $((mx + 40)) $((my + 70)) # the Model item, first under the header
+    sleep 0.8
+    import -window root "$shots/tray-menu-model-full.png"
+    # Crop to every open menu and the tray icon, with a margin.
+    read -r x0 y0 x1 y1 < <(popups | awk -v tx="$tx" '{ if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $2 < y0) y0 = $2;
+        if ($1 + $3 > x1) x1 = $1 + $3; if ($2 + $4 > y1) y1 = $2 + $4 } END { if (y0 > 0) y0 = 0; print x0, y0, x1, y1 }')
+    x0=$((x0 > 24 ? x0 - 24 : 0)); x1=$((x1 + 24 > 1280 ? 1280 : x1 + 24)); y1=$((y1 + 24 > 800 ? 800 : y1 + 24))
+    convert "$shots/tray-menu-model-full.png" -crop "$((x1 - x0))x$((y1 - y0))+$x0+$y0" +repage "$shots/tray-menu.png"
+  else
+    cp "$shots/tray-menu-full.png" "$shots/tray-menu.png"
+  fi
+  xdotool mousemove 640 500 click 1 # close the menu
+  sleep 0.5
+else
+  log "no tray icon found (is trayer running?)"
+fi
+xdotool windowfocus --sync "$wid"
+
+# ---- spam: 20 taps a second (25 ms down, 25 ms up), in one xdotool process so the rate is real
+if [ "$spam" -gt 0 ]; then
+  args=()
+  for ((i = 0; i < spam * 20; i++)); do
+    args+=(keydown --delay 0 ctrl+alt+space sleep 0.025 keyup --delay 0 ctrl+alt+space sleep 0.025)
+  done
+  before=$(grep -c "too short" "$applog" || true)
+  s0=$SECONDS
+  xdotool "${args[@]}"
+  sleep 3
+  kill -0 "$app" 2>/dev/null || fail "the app died under the hotkey spam"
+  [ -z "$(cat "$typed")" ] || fail "the spam inserted [$(cat "$typed")]"
+  short=$(( $(grep -c "too short" "$applog" || true) - before ))
+  log "spam: $((spam * 20)) taps in $((SECONDS - s0 - 3)) s; $short recordings discarded as too short; nothing inserted"
+  xdotool windowfocus --sync "$wid"
+fi
+
+# ---- dictation: hold the real hotkey, play the WAV into the microphone, release
+duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
+mark=$(wc -l <"$applog")
+tap() { xdotool keydown --delay 0 ctrl+alt+space sleep 0.08 keyup --delay 0 ctrl+alt+space; }
+if [ "$mode" = push-to-talk ]; then xdotool keydown ctrl+alt+space; else tap; fi
+sleep 0.3
+( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png" ) &
+shot=$!
+paplay --device=vmic_sink "$wav"
+sleep 0.4
+wait "$shot" || true
+release_ns=$(date +%s%N)
+if [ "$mode" = push-to-talk ]; then xdotool keyup ctrl+alt+space; else tap; fi
+convert "$shots/indicator-full.png" -crop 720x150+280+620 +repage "$shots/indicator.png" 2>/dev/null || true
+log "$mode: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
+
+# ---- the outcome
+outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" | tail -1; }
+has_outcome() { [ -n "$(outcome)" ]; }
+wait_for 120 has_outcome || fail "no outcome from the app in 120 s"
+if [ -n "$expected" ]; then
+  typed_is() { [ "$(cat "$typed")" = "$1" ]; }
+  wait_for 20 typed_is "$expected" || true
+  arrived_ns=$(date +%s%N)
+  sleep 1.5 # anything extra (a stray space, a second paste) would arrive by now
+fi
+sleep 0.5
+got="$(cat "$typed")"
+clip_after="$(xclip -o -selection clipboard 2>/dev/null || true)"
+result="$(outcome)"
+log "app: ${result#* }"
+import -window root "$shots/after-full.png"
+if [ "$got" != "$expected" ]; then
+  fail "expected [$expected], the window holds [$got]"
+fi
+if [ "$clip_after" != "$clip_before" ]; then
+  fail "the clipboard holds [$clip_after], not [$clip_before]"
+fi
+if [ -n "$expected" ]; then
+  r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
+  started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
+  log "PASS: [$got] arrived; clipboard restored; release-to-text ${r2t} ms (app), $(( (arrived_ns - release_ns) / 1000000 )) ms until the test saw it (100 ms polling); recording started ${started:-?} ms after the hotkey event"
+else
+  log "PASS: nothing arrived; clipboard untouched"
+fi
+log "screenshots in $shots"

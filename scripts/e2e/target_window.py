@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""The e2e test's target: a plain X11 text window that writes what it holds to a file.
+
+Usage: target_window.py OUT_FILE. Every 100 ms the Text widget's content is written to OUT_FILE
+(through a temporary file and a rename, so a reader never sees half of it).
+"""
+import os
+import sys
+import tkinter as tk
+
+out = sys.argv[1]
+root = tk.Tk(className="dictum-e2e-target")
+root.title("dictum-e2e-target")
+root.geometry("700x160+40+440")
+text = tk.Text(root, font=("DejaVu Sans", 16), wrap="word", undo=False)
+text.pack(fill="both", expand=True)
+text.focus_set()
+last = [None]
+
+
+def dump():
+    content = text.get("1.0", "end-1c")
+    if content != last[0]:
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(content)
+        os.replace(tmp, out)
+        last[0] = content
+    root.after(100, dump)
+
+
+dump()
+root.mainloop()
