@@ -34,7 +34,7 @@ class CliGpuSamplesTest {
                 }
                 for (String l : Files.readAllLines(tsv).stream().skip(1).filter(x -> !x.isBlank()).toList()) {
                     out.add(Arguments.of(api, model.toString(), DATA.resolve(set[1]).resolve(l.split("\t")[0])
-                            .toString(), l.split("\t", -1)));
+                            .toString(), l.split("\t", -1), l.split("\t")[0]));
                 }
             }
         }
@@ -49,9 +49,9 @@ class CliGpuSamplesTest {
                 + ".*"), "skipped: no GPU (" + api + " unusable here)");
     }
 
-    @ParameterizedTest(name = "{0} {2}")
+    @ParameterizedTest(name = "{0} {4}")
     @MethodSource("samples")
-    void sameTextAsTheCpu(String api, String model, String wav, String[] row) {
+    void sameTextAsTheCpu(String api, String model, String wav, String[] row, String name) {
         assumeGpu(api);
         boolean multi = row.length >= 4;
         List<List<String>> runs = new ArrayList<>();
