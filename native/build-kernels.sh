@@ -166,6 +166,10 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
   printf '  "amdTargets": [%s],\n' "$(printf '"%s",' "${AMD_TARGETS[@]}" | sed 's/,$//')"
   printf '  "ptxArch": "%s",\n' "$PTX_ARCH"
   printf '  "cudaTargets": [%s],\n' "$(printf '"%s",' "${SM_TARGETS[@]}" | sed 's/,$//')"
+  # The CUDA version as cuDriverGetVersion counts it (1000 * major + 10 * minor): the oldest driver
+  # API version that loads these PTX/cubins.
+  read -r CUDA_MAJOR CUDA_MINOR < <(sed -E 's/.*release ([0-9]+)\.([0-9]+).*/\1 \2/' <<<"$NVCC_VERSION")
+  printf '  "cudaVersion": %d,\n' "$(( CUDA_MAJOR * 1000 + CUDA_MINOR * 10 ))"
   printf '  "compilers": {"hipcc": %s, "clang": %s, "nvcc": %s},\n' \
     "$(json_str "$HIPCC_VERSION")" "$(json_str "$CLANG_VERSION")" "$(json_str "$NVCC_VERSION")"
   echo '  "modules": ['

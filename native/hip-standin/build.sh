@@ -4,11 +4,11 @@
 #   native/hip-standin/build.sh [OUT_DIR [HIP_INCLUDE_DIR]]
 # HIP_INCLUDE_DIR is the directory holding hip/hip_runtime_api.h; default $HIP_INCLUDE, else
 # /usr/include (where Debian's libamdhip64-dev puts it; the GPU bundle carries a copy and sets
-# HIP_INCLUDE). OUT_DIR defaults to this directory's build/. No CUDA toolkit is needed: the driver
+# HIP_INCLUDE). OUT_DIR defaults to native/target/hip-standin. No CUDA toolkit is needed: the driver
 # API is declared in cuda_driver_subset.h.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-OUT="${1:-$HERE/build}"
+OUT="${1:-$HERE/../target/hip-standin}"
 INC="${2:-${HIP_INCLUDE:-/usr/include}}"
 [ -f "$INC/hip/hip_runtime_api.h" ] || { echo "build.sh: no hip/hip_runtime_api.h under $INC" >&2; exit 1; }
 mkdir -p "$OUT"

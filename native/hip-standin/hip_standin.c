@@ -29,6 +29,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include <dirent.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -160,6 +161,12 @@ static hipError_t cu_device(int ordinal, CUdevice* dev) {
     return CU(cuDeviceGet(dev, ordinal));
 }
 
+/* The common start of the per-device queries: a null out-pointer is hipErrorInvalidValue, then
+ * the CUDA device of the HIP ordinal. */
+static hipError_t query_device(const void* out, int ordinal, CUdevice* dev) {
+    return out ? cu_device(ordinal, dev) : record(hipErrorInvalidValue);
+}
+
 /* HIP has an implicit context per device; the stand-in binds the device's primary context to
  * the calling thread before any call that needs one. */
 static hipError_t bind_context(void) {
@@ -206,22 +213,23 @@ EXPORT hipError_t hipInit(unsigned int flags) {
     return ensure_init();
 }
 
-EXPORT hipError_t hipDriverGetVersion(int* driverVersion) {
-    FIRST_CALL("hipDriverGetVersion");
-    if (!driverVersion) {
+/* Stores one int result; a null out-pointer is hipErrorInvalidValue, as in HIP. */
+static hipError_t put_int(int* out, int value) {
+    if (!out) {
         return record(hipErrorInvalidValue);
     }
-    *driverVersion = STANDIN_HIP_VERSION;
+    *out = value;
     return hipSuccess;
+}
+
+EXPORT hipError_t hipDriverGetVersion(int* driverVersion) {
+    FIRST_CALL("hipDriverGetVersion");
+    return put_int(driverVersion, STANDIN_HIP_VERSION);
 }
 
 EXPORT hipError_t hipRuntimeGetVersion(int* runtimeVersion) {
     FIRST_CALL("hipRuntimeGetVersion");
-    if (!runtimeVersion) {
-        return record(hipErrorInvalidValue);
-    }
-    *runtimeVersion = STANDIN_HIP_VERSION;
-    return hipSuccess;
+    return put_int(runtimeVersion, STANDIN_HIP_VERSION);
 }
 
 EXPORT hipError_t hipGetDeviceCount(int* count) {
@@ -250,21 +258,14 @@ EXPORT hipError_t hipSetDevice(int deviceId) {
 
 EXPORT hipError_t hipGetDevice(int* deviceId) {
     FIRST_CALL("hipGetDevice");
-    if (!deviceId) {
-        return record(hipErrorInvalidValue);
-    }
-    *deviceId = current_device;
-    return hipSuccess;
+    return put_int(deviceId, current_device);
 }
 
 /* The CUDA device's name marked as the stand-in's, so no report mistakes it for a Radeon. */
 static hipError_t device_name(char* name, int len, hipDevice_t device) {
     CUdevice dev;
     char buf[256];
-    if (!name || len <= 0) {
-        return record(hipErrorInvalidValue);
-    }
-    hipError_t e = cu_device(device, &dev);
+    hipError_t e = query_device(len > 0 ? name : NULL, device, &dev);
     if (e == hipSuccess) {
         e = CU(cuDeviceGetName(buf, (int) sizeof buf, dev));
     }
@@ -368,20 +369,59 @@ static hipError_t attribute(int* pi, int attr, CUdevice dev) {
 EXPORT hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int deviceId) {
     FIRST_CALL("hipDeviceGetAttribute");
     CUdevice dev;
-    if (!pi) {
-        return record(hipErrorInvalidValue);
-    }
-    hipError_t e = cu_device(deviceId, &dev);
+    hipError_t e = query_device(pi, deviceId, &dev);
     return e != hipSuccess ? e : attribute(pi, (int) attr, dev);
 }
+
+/* Properties read straight from one CUDA device attribute: (field, attribute). */
+#define PROP(field, attr) {offsetof(hipDeviceProp_tR0600, field), sizeof(((hipDeviceProp_tR0600*) 0)->field), attr}
+static const struct { size_t offset; size_t size; int cu; } PROP_ATTRS[] = {
+    PROP(sharedMemPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+    PROP(regsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK),
+    PROP(memPitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH),
+    PROP(maxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+    PROP(clockRate, CU_DEVICE_ATTRIBUTE_CLOCK_RATE),
+    PROP(totalConstMem, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY),
+    PROP(textureAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT),
+    PROP(texturePitchAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT),
+    PROP(deviceOverlap, CU_DEVICE_ATTRIBUTE_GPU_OVERLAP),
+    PROP(multiProcessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+    PROP(kernelExecTimeoutEnabled, CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT),
+    PROP(integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED),
+    PROP(canMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY),
+    PROP(computeMode, CU_DEVICE_ATTRIBUTE_COMPUTE_MODE),
+    PROP(surfaceAlignment, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT),
+    PROP(concurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS),
+    PROP(ECCEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED),
+    PROP(pciBusID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
+    PROP(pciDeviceID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID),
+    PROP(pciDomainID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
+    PROP(asyncEngineCount, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT),
+    PROP(unifiedAddressing, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING),
+    PROP(memoryClockRate, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
+    PROP(memoryBusWidth, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
+    PROP(l2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE),
+    PROP(maxThreadsPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+    PROP(streamPrioritiesSupported, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED),
+    PROP(globalL1CacheSupported, CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED),
+    PROP(localL1CacheSupported, CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED),
+    PROP(sharedMemPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+    PROP(regsPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR),
+    PROP(managedMemory, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY),
+    PROP(isMultiGpuBoard, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD),
+    PROP(hostNativeAtomicSupported, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED),
+    PROP(pageableMemoryAccess, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS),
+    PROP(concurrentManagedAccess, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS),
+    PROP(computePreemptionSupported, CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED),
+    PROP(cooperativeLaunch, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH),
+    PROP(sharedMemPerBlockOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+    PROP(maxBlocksPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
+};
 
 EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* p, int deviceId) {
     FIRST_CALL("hipGetDevicePropertiesR0600");
     CUdevice dev;
-    if (!p) {
-        return record(hipErrorInvalidValue);
-    }
-    hipError_t e = cu_device(deviceId, &dev);
+    hipError_t e = query_device(p, deviceId, &dev);
     if (e != hipSuccess) {
         return e;
     }
@@ -392,53 +432,23 @@ EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* p, int devic
         memcpy(p->uuid.bytes, uuid.bytes, sizeof p->uuid.bytes);
     }
     cuDeviceTotalMem_v2(&p->totalGlobalMem, dev);
-    p->sharedMemPerBlock = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    p->regsPerBlock = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    for (size_t i = 0; i < sizeof PROP_ATTRS / sizeof PROP_ATTRS[0]; i++) {
+        int v = cu_attr(dev, PROP_ATTRS[i].cu);
+        char* field = (char*) p + PROP_ATTRS[i].offset;
+        if (PROP_ATTRS[i].size == sizeof(size_t)) {
+            size_t wide = (size_t) v;
+            memcpy(field, &wide, sizeof wide);
+        } else {
+            memcpy(field, &v, sizeof v);
+        }
+    }
     p->warpSize = 32;
-    p->memPitch = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_PITCH);
-    p->maxThreadsPerBlock = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     for (int i = 0; i < 3; i++) {
         p->maxThreadsDim[i] = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i);
         p->maxGridSize[i] = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i);
     }
-    p->clockRate = cu_attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-    p->totalConstMem = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
     p->major = 10;
     p->minor = 1;
-    p->textureAlignment = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
-    p->texturePitchAlignment = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT);
-    p->deviceOverlap = cu_attr(dev, CU_DEVICE_ATTRIBUTE_GPU_OVERLAP);
-    p->multiProcessorCount = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    p->kernelExecTimeoutEnabled = cu_attr(dev, CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT);
-    p->integrated = cu_attr(dev, CU_DEVICE_ATTRIBUTE_INTEGRATED);
-    p->canMapHostMemory = cu_attr(dev, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY);
-    p->computeMode = cu_attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_MODE);
-    p->surfaceAlignment = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT);
-    p->concurrentKernels = cu_attr(dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS);
-    p->ECCEnabled = cu_attr(dev, CU_DEVICE_ATTRIBUTE_ECC_ENABLED);
-    p->pciBusID = cu_attr(dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
-    p->pciDeviceID = cu_attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
-    p->pciDomainID = cu_attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
-    p->asyncEngineCount = cu_attr(dev, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
-    p->unifiedAddressing = cu_attr(dev, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
-    p->memoryClockRate = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-    p->memoryBusWidth = cu_attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    p->l2CacheSize = cu_attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    p->maxThreadsPerMultiProcessor = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    p->streamPrioritiesSupported = cu_attr(dev, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED);
-    p->globalL1CacheSupported = cu_attr(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
-    p->localL1CacheSupported = cu_attr(dev, CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);
-    p->sharedMemPerMultiprocessor = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    p->regsPerMultiprocessor = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-    p->managedMemory = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY);
-    p->isMultiGpuBoard = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD);
-    p->hostNativeAtomicSupported = cu_attr(dev, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED);
-    p->pageableMemoryAccess = cu_attr(dev, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS);
-    p->concurrentManagedAccess = cu_attr(dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS);
-    p->computePreemptionSupported = cu_attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED);
-    p->cooperativeLaunch = cu_attr(dev, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
-    p->sharedMemPerBlockOptin = (size_t) cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    p->maxBlocksPerMultiProcessor = cu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
     snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", STANDIN_ARCH);
     p->maxSharedMemoryPerMultiProcessor = p->sharedMemPerMultiprocessor;
     p->clockInstructionRate = p->clockRate;
@@ -463,10 +473,7 @@ EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* p, int devic
 EXPORT hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
     FIRST_CALL("hipDeviceTotalMem");
     CUdevice dev;
-    if (!bytes) {
-        return record(hipErrorInvalidValue);
-    }
-    hipError_t e = cu_device(device, &dev);
+    hipError_t e = query_device(bytes, device, &dev);
     return e != hipSuccess ? e : CU(cuDeviceTotalMem_v2(bytes, dev));
 }
 

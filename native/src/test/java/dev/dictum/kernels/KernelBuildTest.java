@@ -31,6 +31,8 @@ class KernelBuildTest {
         assertThat(res.strings("amdTargets")).containsExactly("gfx1010", "gfx1012", "gfx1030", "gfx1100");
         assertThat(res.strings("cudaTargets")).containsExactly("sm_80", "sm_86", "sm_89", "sm_90");
         assertThat(res.strings("ptxArch")).containsExactly("compute_75");
+        assertThat(res.manifest.get("cudaVersion").asInt()).as("CUDA 13.x as the driver API counts it")
+                .isBetween(13000, 13990);
         try (Stream<Path> s = Files.list(SOURCES)) {
             List<String> modules = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cu"))
                     .map(n -> n.substring(0, n.length() - 3)).sorted().toList();
