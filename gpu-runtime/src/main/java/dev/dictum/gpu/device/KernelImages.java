@@ -66,6 +66,9 @@ public final class KernelImages {
      * support at least this version to load them.
      */
     public int cudaBuildVersion() {
+        if (manifest.path("cudaVersion").canConvertToInt()) {
+            return manifest.path("cudaVersion").asInt();
+        }
         Matcher m = Pattern.compile("(?:release |cuda[\" :_-]*|nvcc[\" :_-]*V?)(\\d{2})\\.(\\d)",
                 Pattern.CASE_INSENSITIVE).matcher(manifest.toString());
         return m.find() ? Integer.parseInt(m.group(1)) * 1000 + Integer.parseInt(m.group(2)) * 10

@@ -65,7 +65,8 @@ public final class GpuRuntimes {
         return initialise("cuda", driver, scanned, new ArrayList<>(), driver.library(), needed);
     }
 
-    private static RuntimeProbe initialise(String api, GpuDriver driver, List<String> scanned, List<String> notes,
+    /** Version, driver age, init, devices; package-private for tests with a stand-in driver. */
+    static RuntimeProbe initialise(String api, GpuDriver driver, List<String> scanned, List<String> notes,
             String library, int cudaNeeded) {
         String version = null;
         try {

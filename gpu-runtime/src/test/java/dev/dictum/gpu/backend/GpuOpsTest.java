@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every GPU op against the CPU backend (itself tested against float64) on fresh random inputs, at
- * Whisper's real shapes (tiny d=384 ... large d=1280, 1500 audio frames, vocabulary 51866) and at
+ * Whisper's real shapes (tiny d=384, base 512, small 768, medium 1024, large 1280; 1500 audio frames;
+ * vocabularies 51865/51866) and at
  * odd sizes; outputs poisoned with NaN before each run and followed by sentinel floats.
  * Limits: weights whose values f16 holds exactly (f16, bf16 files): 1e-5, only the summation order
  * differs; weights rounded to f16 on the device (f32, quantised, int8): 2e-3.
@@ -41,7 +42,8 @@ class GpuOpsTest {
         for (String api : List.of("cuda", "hip")) {
             // rows, n (out), k (in): encoder projections and MLP of tiny and large, decoder rows
             // (1 token, 5 beams), the logits, odd sizes and tails.
-            int[][] shapes = {{1500, 384, 384}, {1500, 1536, 384}, {1500, 1280, 1280}, {1, 1280, 1280},
+            int[][] shapes = {{1500, 384, 384}, {1500, 1536, 384}, {1500, 512, 512}, {1500, 768, 768},
+                {1500, 4096, 1024}, {5, 1024, 4096}, {1, 51865, 1024}, {1500, 1280, 1280}, {1, 1280, 1280},
                 {5, 5120, 1280}, {1, 51866, 384}, {5, 51866, 1280}, {9, 65, 96}, {1, 1, 32}, {7, 33, 160},
                 {67, 129, 64}, {3, 100, 4096}};
             for (int[] s : shapes) {
@@ -104,7 +106,8 @@ class GpuOpsTest {
     void layerNormAtEveryBlockSize(String api) {
         GpuBackend gpu = Gpus.backend(api);
         int warp = gpu.props().warpSize();
-        for (int[] s : new int[][] {{1500, 384}, {3, 1280}, {5, 1280}, {7, 1}, {2, 33}, {4, 4097}, {1, 1025}}) {
+        for (int[] s : new int[][] {{1500, 384}, {1500, 512}, {1500, 768}, {1500, 1024}, {3, 1280}, {5, 1280}, {7, 1},
+            {2, 33}, {4, 4097}, {1, 1025}}) {
             int rows = s[0];
             int cols = s[1];
             float[] x = TestWeights.activations(rows * cols, nextSeed());
@@ -139,6 +142,8 @@ class GpuOpsTest {
         for (String api : List.of("cuda", "hip")) {
             out.add(Arguments.of(api, true, 80, 3000, 384, 1)); // tiny conv1 on the log-mel
             out.add(Arguments.of(api, true, 128, 3000, 1280, 1)); // large-v3 conv1
+            out.add(Arguments.of(api, true, 80, 3000, 1024, 1)); // medium conv1
+            out.add(Arguments.of(api, false, 768, 3000, 768, 2)); // small conv2
             out.add(Arguments.of(api, false, 384, 3000, 384, 2)); // tiny conv2
             out.add(Arguments.of(api, false, 1280, 3000, 1280, 2)); // large conv2
             out.add(Arguments.of(api, true, 3, 7, 5, 1));
@@ -176,6 +181,9 @@ class GpuOpsTest {
         for (String api : List.of("cuda", "hip")) {
             // batch, queries, keys, heads, headDim, causal
             out.add(Arguments.of(api, 1, 1500, 1500, 6, 64, false)); // tiny encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 8, 64, false)); // base encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 12, 64, false)); // small encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 16, 64, false)); // medium encoder
             out.add(Arguments.of(api, 1, 1500, 1500, 20, 64, false)); // large encoder
             out.add(Arguments.of(api, 5, 1, 37, 20, 64, true)); // a decoded token, 5 beams
             out.add(Arguments.of(api, 1, 4, 4, 6, 64, true)); // the prompt
@@ -231,6 +239,8 @@ class GpuOpsTest {
         for (String api : List.of("cuda", "hip")) {
             out.add(Arguments.of(api, 1, 1500, 6, 64));
             out.add(Arguments.of(api, 5, 1500, 20, 64));
+            out.add(Arguments.of(api, 5, 1500, 16, 64)); // medium, 5 beams
+            out.add(Arguments.of(api, 1, 1500, 8, 64)); // base
             out.add(Arguments.of(api, 3, 7, 3, 24));
             out.add(Arguments.of(api, 2, 1, 1, 1));
         }
