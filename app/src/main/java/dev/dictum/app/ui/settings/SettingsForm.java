@@ -241,7 +241,13 @@ final class SettingsForm {
     private void number(String key, Class<?> type, String text) {
         Label l = messages.get(key);
         try {
-            Object v = type == Integer.class ? Integer.valueOf(text.strip()) : Double.valueOf(text.strip());
+            // Not a conditional expression: `c ? Integer : Double` would promote the Integer to a double.
+            Object v;
+            if (type == Integer.class) {
+                v = Integer.valueOf(text.strip());
+            } else {
+                v = Double.valueOf(text.strip());
+            }
             l.getStyleClass().remove("parse-error");
             edit.accept(key, v);
         } catch (NumberFormatException e) {
