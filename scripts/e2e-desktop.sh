@@ -264,14 +264,20 @@ mark=$(wc -l <"$applog")
 tap() { xdotool keydown --delay 0 ctrl+alt+space sleep 0.08 keyup --delay 0 ctrl+alt+space; }
 if [ "$mode" = push-to-talk ]; then xdotool keydown ctrl+alt+space; else tap; fi
 sleep 0.3
-( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png" ) &
+( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png"; xwininfo -root -tree >"$work/tree-indicator.txt" ) &
 shot=$!
 paplay --device=vmic_sink "$wav"
 sleep 0.4
 wait "$shot" || true
 release_ns=$(date +%s%N)
 if [ "$mode" = push-to-talk ]; then xdotool keyup ctrl+alt+space; else tap; fi
-convert "$shots/indicator-full.png" -crop 720x150+280+620 +repage "$shots/indicator.png" 2>/dev/null || true
+# Crop around the indicator (Dictum names its window), with a margin.
+ind="$(awk '/"dictum-indicator"/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
+    split($i, a, /[x+]/); print a[1] + 48, a[2] + 48, a[3] - 24, a[4] - 24 } }' "$work/tree-indicator.txt" | head -1 || true)"
+if [ -n "$ind" ]; then
+  read -r iw ih ix iy <<<"$ind"
+  convert "$shots/indicator-full.png" -crop "${iw}x${ih}+${ix}+${iy}" +repage "$shots/indicator.png" 2>/dev/null || true
+fi
 log "$mode: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
 
 # ---- the outcome
