@@ -302,6 +302,11 @@ fi
 if [ "$clip_after" != "$clip_before" ]; then
   fail "the clipboard holds [$clip_after], not [$clip_before]"
 fi
+# Nothing lost, nothing leaked: the recording is kept as a WAV; the log holds no transcript text.
+ls "$XDG_DATA_HOME"/dictum/recordings/dictation-*.wav >/dev/null 2>&1 || fail "no WAV in the recordings folder"
+if [ -n "$expected" ] && grep -qF "$expected" "$applog"; then
+  fail "the transcript is in the log although logging transcripts is off"
+fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
   started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
