@@ -323,6 +323,10 @@ public final class DesktopApp implements AppActions {
     private static Map<String, String> probeBackends() {
         Map<String, String> m = new LinkedHashMap<>();
         for (String n : Backends.NAMES) {
+            if (n.equals("auto")) {
+                m.put(n, null); // always runs: the best that works, else the CPU
+                continue;
+            }
             try (Backend b = Backends.open(n)) {
                 m.put(n, null);
             } catch (RuntimeException | UnsatisfiedLinkError e) {
