@@ -18,6 +18,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,45 @@ class SettingsWindowTest {
         assertThat(store.load().settings().transcription().beamSize()).isEqualTo(5);
         assertThat(Files.readString(dir.resolve("settings.json"))).contains("\"beamSize\" : 5");
         onFx(() -> window.get().stage().close());
+    }
+
+    @Test
+    void hotkeysAreSetByPressingThemAndAConflictIsReported() throws Exception {
+        assumeThat(hasDisplay()).as("skipped: no display (DISPLAY is not set)").isTrue();
+        LiveSettings live = new LiveSettings(new SettingsStore(dir.resolve("settings.json")), Settings.defaults());
+        SampleWindowContext ctx = new SampleWindowContext(live, dir, null, java.net.URI.create("http://127.0.0.1:9/"));
+        AtomicReference<SettingsWindow> window = new AtomicReference<>();
+        onFx(() -> {
+            window.set(new SettingsWindow(ctx, () -> { }));
+            window.get().show(SettingsGroup.HOTKEYS);
+        });
+        onFx(() -> {
+            TextField paste = field(window.get(), "Paste last transcript");
+            paste.requestFocus();
+            press(paste, KeyCode.CONTROL, true);
+            press(paste, KeyCode.ALT, true);
+            press(paste, KeyCode.SPACE, true);
+            press(paste, KeyCode.SPACE, false);
+            press(paste, KeyCode.ALT, false);
+            press(paste, KeyCode.CONTROL, false);
+            assertThat(paste.getText()).isEqualTo("Ctrl+Alt+Space");
+            assertThat(messageUnder(paste)).isEqualTo("Ctrl+Alt+Space is already the dictate hotkey");
+            assertThat(save(window.get()).isDisabled()).isTrue();
+            // Modifiers alone: pressed together and released without another key.
+            press(paste, KeyCode.CONTROL, true);
+            press(paste, KeyCode.WINDOWS, true);
+            press(paste, KeyCode.WINDOWS, false);
+            press(paste, KeyCode.CONTROL, false);
+            assertThat(paste.getText()).isEqualTo("Ctrl+Super");
+            assertThat(paste.getStyleClass()).doesNotContain("invalid");
+            assertThat(save(window.get()).isDisabled()).isFalse();
+        });
+        onFx(() -> window.get().stage().close());
+    }
+
+    private static void press(Node target, KeyCode code, boolean down) {
+        target.fireEvent(new javafx.scene.input.KeyEvent(down ? javafx.scene.input.KeyEvent.KEY_PRESSED
+                : javafx.scene.input.KeyEvent.KEY_RELEASED, "", "", code, false, false, false, false));
     }
 
     private static TextField field(SettingsWindow w, String label) {

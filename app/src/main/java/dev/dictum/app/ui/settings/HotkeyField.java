@@ -30,7 +30,10 @@ final class HotkeyField extends TextField {
         setEditable(false);
         getStyleClass().add("hotkey-field");
         setPromptText(optional ? "None: press a combination" : "Press a combination");
-        focusedProperty().addListener((o, was, is) -> pseudoClassStateChanged(RECORDING, is));
+        focusedProperty().addListener((o, was, is) -> {
+            pseudoClassStateChanged(RECORDING, is);
+            modifiers.clear(); // keys held while the focus moved in or out are not part of a combination
+        });
         addEventFilter(KeyEvent.KEY_PRESSED, this::pressed);
         addEventFilter(KeyEvent.KEY_RELEASED, this::released);
         // The side buttons of a mouse (back, forward) make a hotkey too, with or without modifiers.
