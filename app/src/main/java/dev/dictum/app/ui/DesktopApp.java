@@ -94,6 +94,7 @@ public final class DesktopApp implements AppActions {
         }
         SingleInstance instance = SingleInstance.acquire(dirs.data());
         if (instance == null) {
+            SingleInstance.poke(dirs.data());
             err.println("dictum: Dictum is already running (look for its icon in the system tray)");
             return 1;
         }
@@ -170,6 +171,8 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
         }
         settings.addListener(this::applyChange);
+        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO,
+                "Dictum is already running: its menu is on the tray icon"));
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             backends = probeBackends();
             refreshViews();
