@@ -210,6 +210,8 @@ log "app ready after $((SECONDS - t0)) s: $(grep -o 'Dictum ready.*' "$applog" |
 # A second start must refuse.
 if second="$(./dictum app 2>&1)"; then fail "a second instance started"; fi
 echo "$second" | grep -q "already running" || fail "a second start said: $second"
+said_running() { grep -q "notice: Dictum is already running" "$applog"; }
+wait_for 5 said_running || fail "the running app did not say that a second start found it"
 
 # ---- screenshot: the tray menu, opened on the tray icon, with the Model submenu
 tray="$(xdotool search --onlyvisible --class trayer 2>/dev/null | head -1 || true)"

@@ -96,6 +96,7 @@ public final class DesktopApp implements AppActions {
         }
         SingleInstance instance = SingleInstance.acquire(dirs.data());
         if (instance == null) {
+            SingleInstance.poke(dirs.data());
             err.println("dictum: Dictum is already running (look for its icon in the system tray)");
             return 1;
         }
@@ -177,6 +178,8 @@ public final class DesktopApp implements AppActions {
         settings.addListener(this::applyChange);
         windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
         windows.offerModelIfNone();
+        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO,
+                "Dictum is already running: its menu is on the tray icon"));
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             backends = probeBackends();
             refreshViews();
