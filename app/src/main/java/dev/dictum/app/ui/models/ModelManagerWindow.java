@@ -164,7 +164,7 @@ public final class ModelManagerWindow {
 
         TableColumn<DiscoveredModel, String> iname = Ui.column("On this computer", 330, DiscoveredModel::name);
         TableColumn<DiscoveredModel, String> isize = Ui.column("Size", 80, m -> Ui.bytes(m.sizeBytes()));
-        TableColumn<DiscoveredModel, String> iwhere = Ui.column("Location", 300, m -> m.path().toString());
+        TableColumn<DiscoveredModel, String> iwhere = Ui.column("Location", 80, m -> m.path().toString()); // the last column takes the rest
         installed.getColumns().setAll(java.util.List.of(iname, isize, iwhere));
         installed.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         installed.setPrefHeight(150);
