@@ -32,7 +32,6 @@ import dev.dictum.app.tray.Tray;
 import dev.dictum.app.tray.TrayIcons;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
-import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backends;
 import java.awt.Desktop;
 import java.awt.GraphicsEnvironment;
@@ -330,7 +329,8 @@ public final class DesktopApp implements AppActions {
                 m.put(n, null); // always runs: the best that works, else the CPU
                 continue;
             }
-            try (Backend b = Backends.open(n)) {
+            try {
+                Backends.open(n).close();
                 m.put(n, null);
             } catch (RuntimeException | UnsatisfiedLinkError e) {
                 m.put(n, e.getMessage());
