@@ -69,6 +69,19 @@ jpackage --type app-image --name dictum --app-version "$version" --vendor "Dictu
          --dest "$out/image"
 image="$out/image/dictum"
 
+# JNativeHook extracts its native library next to its jar on first use unless it is there already. In
+# /opt/dictum that folder is not the user's to write (hotkeys would fail) and a file dpkg does not own
+# would stay after removal, so the library ships there, extracted at build time.
+jnh=$(ls "$image"/lib/app/jnativehook-*.jar 2>/dev/null | head -1 || true)
+if [ -n "$jnh" ] && [ "$(uname -m)" = x86_64 ]; then
+  jnh_version=$(basename "$jnh" .jar | sed 's/^jnativehook-//')
+  jnh_abs=$(realpath "$jnh")
+  tmp=$(mktemp -d)
+  (cd "$tmp" && jar xf "$jnh_abs" com/github/kwhat/jnativehook/lib/linux/x86_64/libJNativeHook.so)
+  cp "$tmp/com/github/kwhat/jnativehook/lib/linux/x86_64/libJNativeHook.so" "$image/lib/app/libJNativeHook-$jnh_version.x86_64.so"
+  rm -rf "$tmp"
+fi
+
 # One modification time for every file of the image, kept through the .deb: the AOT cache checks each
 # jar's time and size, and the time is the last commit's, so a rebuild of one commit is reproducible.
 epoch=$(git log -1 --format=%ct 2>/dev/null || echo 1700000000)

@@ -56,8 +56,28 @@ if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$des
 exec_line=$(sed -n 's/^Exec=//p' "$desktop")
 program=${exec_line%% *}
 [ -x "$program" ] || fail "the menu entry runs $program, which is not executable"
+# Nothing the program writes may land in /opt/dictum (a normal user cannot write there, and dpkg -r
+# would leave it behind); JNativeHook's library must be the packaged one.
+dpkg -S /opt/dictum/lib/app/libJNativeHook-*.so >/dev/null || fail "JNativeHook's native library is not in the package"
 if has_command app; then
   "$program" ${exec_line#* } --help >/dev/null || fail "the menu entry's command ($exec_line --help) fails"
+  if command -v Xvfb >/dev/null; then
+    # Start the app as the menu does, on a virtual display, as a user who cannot write /opt: the tray
+    # (or its control window) and global hotkeys come up, then it is stopped.
+    Xvfb :95 -screen 0 1024x768x24 -nolisten tcp +extension RECORD >/dev/null 2>&1 &
+    xvfb=$!
+    home=$(mktemp -d)
+    chmod 777 "$home"
+    sleep 1
+    su nobody -s /bin/bash -c "DISPLAY=:95 HOME=$home XDG_CONFIG_HOME=$home/c XDG_DATA_HOME=$home/d timeout 25 $exec_line" \
+      >/dev/null 2>&1 || true
+    kill $xvfb 2>/dev/null || true
+    log=$home/d/dictum/logs/dictum.log
+    grep -q 'Dictum running' "$log" 2>/dev/null || fail "the app did not start from the menu command: $(tail -3 "$log" 2>/dev/null)"
+    if grep -q 'global hotkeys unavailable' "$log"; then fail "hotkeys did not start: $(grep 'hotkeys unavailable' "$log")"; fi
+    step "the menu command started the app as an unprivileged user (tray or control window, hotkeys)"
+    rm -rf "$home"
+  fi
   step "menu entry: $exec_line (its --help runs)"
 else
   step "menu entry: $exec_line (the app command is not in this build; its program runs: $("$program" --version))"

@@ -4,6 +4,7 @@
 #   2. a toy-multi clip with non-ASCII text (French), inserted by typing;
 #   3. pink noise made with sox: nothing may be inserted.
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
+# Then the unit tests that need an X display (skipped by the plain test run) run under xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=app/target/e2e-desktop
@@ -14,3 +15,10 @@ scripts/e2e-desktop.sh --insert type --model testdata/models/toy-multi/ggml-toy-
 sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
 scripts/e2e-desktop.sh --insert paste "$out/noise.wav" ""
 echo "e2e: all three desktop runs passed"
+source scripts/java-env.sh
+xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest' -Dsurefire.failIfNoSpecifiedTests=false
+grep -h "Tests run" app/target/surefire-reports/*X11FocusTest.txt
+if grep -q "Skipped: [1-9]" app/target/surefire-reports/*X11FocusTest.txt; then
+  echo "e2e: X11FocusTest was skipped under xvfb-run" >&2
+  exit 1
+fi

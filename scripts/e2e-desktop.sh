@@ -7,14 +7,16 @@
 #   An empty EXPECTED_TEXT means nothing may arrive. Exits 0 only then.
 #
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
-#                               [--mode push-to-talk|toggle|hold-or-tap] [--shots DIR] [--keep]
+#                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
+#                               [--shots DIR] [--keep]
 #                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
 #   first taps the hotkey 20 times a second for S seconds: nothing may arrive, the app must survive
 #   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
-#   hotkey to start and taps it again to stop instead of holding it.
+#   hotkey to start and taps it again to stop instead of holding it. --hotkey picks the dictation
+#   hotkey: a combination, a modifier-only one, or the mouse's back side button (X button 8).
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -31,6 +33,7 @@ keep=0
 notray=0
 spam=0
 mode=push-to-talk
+hotkey=ctrl+alt+space
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,12 +45,19 @@ while [ $# -gt 0 ]; do
     --no-tray) notray=1; shift ;;
     --spam) spam="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
+    --hotkey) hotkey="$2"; shift 2 ;;
     -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
 case "$insert" in paste|type) ;; *) echo "e2e: --insert must be paste or type" >&2; exit 2 ;; esac
+case "$hotkey" in
+  ctrl+alt+space) hotkey_setting="Ctrl+Alt+Space" ;;
+  ctrl+super) hotkey_setting="Ctrl+Super" ;;
+  mouse4) hotkey_setting="Mouse4" ;;
+  *) echo "e2e: --hotkey must be ctrl+alt+space, ctrl+super or mouse4" >&2; exit 2 ;;
+esac
 case "$mode" in push-to-talk|toggle|hold-or-tap) ;; *) echo "e2e: --mode must be push-to-talk, toggle or hold-or-tap" >&2; exit 2 ;; esac
 wav="${positional[0]:-$repo/testdata/data/toy-en-samples/sample_01.wav}"
 wav="$(realpath "$wav")"
@@ -179,7 +189,7 @@ wait_for 5 clipboard_is "$clip_before" || fail "could not set the clipboard"
 # ---- settings as a user would have them, and the app started as a user starts it
 cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<EOF
 {
-  "hotkeys": {"mode": "$mode", "dictate": "Ctrl+Alt+Space"},
+  "hotkeys": {"mode": "$mode", "dictate": "$hotkey_setting"},
   "transcription": {"language": "$language"},
   "insertion": {"method": "$insert"},
   "models": {"modelPath": "$model", "modelsFolder": "$repo/testdata/models"}
@@ -200,6 +210,8 @@ log "app ready after $((SECONDS - t0)) s: $(grep -o 'Dictum ready.*' "$applog" |
 # A second start must refuse.
 if second="$(./dictum app 2>&1)"; then fail "a second instance started"; fi
 echo "$second" | grep -q "already running" || fail "a second start said: $second"
+said_running() { grep -q "notice: Dictum is already running" "$applog"; }
+wait_for 5 said_running || fail "the running app did not say that a second start found it"
 
 # ---- screenshot: the tray menu, opened on the tray icon, with the Model submenu
 tray="$(xdotool search --onlyvisible --class trayer 2>/dev/null | head -1 || true)"
@@ -261,18 +273,26 @@ fi
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
 duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
 mark=$(wc -l <"$applog")
-tap() { xdotool keydown --delay 0 ctrl+alt+space sleep 0.08 keyup --delay 0 ctrl+alt+space; }
-if [ "$mode" = push-to-talk ]; then xdotool keydown ctrl+alt+space; else tap; fi
+press() { if [ "$hotkey" = mouse4 ]; then xdotool mousedown 8; else xdotool keydown --delay 0 "$hotkey"; fi; }
+release() { if [ "$hotkey" = mouse4 ]; then xdotool mouseup 8; else xdotool keyup --delay 0 "$hotkey"; fi; }
+tap() { press; sleep 0.08; release; }
+if [ "$mode" = push-to-talk ]; then press; else tap; fi
 sleep 0.3
-( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png" ) &
+( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png"; xwininfo -root -tree >"$work/tree-indicator.txt" ) &
 shot=$!
 paplay --device=vmic_sink "$wav"
 sleep 0.4
 wait "$shot" || true
 release_ns=$(date +%s%N)
-if [ "$mode" = push-to-talk ]; then xdotool keyup ctrl+alt+space; else tap; fi
-convert "$shots/indicator-full.png" -crop 720x150+280+620 +repage "$shots/indicator.png" 2>/dev/null || true
-log "$mode: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
+if [ "$mode" = push-to-talk ]; then release; else tap; fi
+# Crop around the indicator (Dictum names its window), with a margin.
+ind="$(awk '/"dictum-indicator"/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
+    split($i, a, /[x+]/); print a[1] + 48, a[2] + 48, a[3] - 24, a[4] - 24 } }' "$work/tree-indicator.txt" | head -1 || true)"
+if [ -n "$ind" ]; then
+  read -r iw ih ix iy <<<"$ind"
+  convert "$shots/indicator-full.png" -crop "${iw}x${ih}+${ix}+${iy}" +repage "$shots/indicator.png" 2>/dev/null || true
+fi
+log "$mode with $hotkey_setting: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
 
 # ---- the outcome
 outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" | tail -1; }
@@ -295,6 +315,11 @@ if [ "$got" != "$expected" ]; then
 fi
 if [ "$clip_after" != "$clip_before" ]; then
   fail "the clipboard holds [$clip_after], not [$clip_before]"
+fi
+# Nothing lost, nothing leaked: the recording is kept as a WAV; the log holds no transcript text.
+ls "$XDG_DATA_HOME"/dictum/recordings/dictation-*.wav >/dev/null 2>&1 || fail "no WAV in the recordings folder"
+if [ -n "$expected" ] && grep -qF "$expected" "$applog"; then
+  fail "the transcript is in the log although logging transcripts is off"
 fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"

@@ -14,10 +14,13 @@ mvn -q -B -pl app -am -DskipTests test-compile dependency:build-classpath -Dmdep
     -Dmdep.outputFile="$PWD/app/target/test-classpath.txt"
 cp="$PWD/app/target/test-classes:$PWD/app/target/classes:$(cat app/target/test-classpath.txt)"
 
-Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-trap 'kill $xvfb 2>/dev/null || true' EXIT
-sleep 1
+xvfb=
+if ! DISPLAY=$display xdpyinfo >/dev/null 2>&1 && [ ! -e "/tmp/.X11-unix/X${display#:}" ]; then
+  Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
+  xvfb=$!
+  trap 'kill $xvfb 2>/dev/null || true' EXIT
+  sleep 1
+fi
 home=$(mktemp -d)   # JavaFX unpacks its natives into ~/.openjfx
 DISPLAY=$display HOME=$home "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
   -Dprism.order=sw -Dprism.lcdtext=false -Ddictum.testdata="$PWD/testdata" -cp "$cp" \

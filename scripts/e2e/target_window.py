@@ -11,7 +11,7 @@ import tkinter as tk
 out = sys.argv[1]
 root = tk.Tk(className="dictum-e2e-target")
 root.title("dictum-e2e-target")
-root.geometry("700x160+40+440")
+root.geometry("340x120+24+600")
 text = tk.Text(root, font=("DejaVu Sans", 16), wrap="word", undo=False)
 text.pack(fill="both", expand=True)
 text.focus_set()

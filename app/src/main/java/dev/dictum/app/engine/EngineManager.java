@@ -73,7 +73,9 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
             try {
                 Backend backend = Backends.open(backendName);
                 engine = WhisperEngine.load(path, backend);
-                String actual = backendName.equals("auto") ? "cpu" : backendName;
+                // "auto" may become a GPU: report what was opened ("cuda (…)" → "cuda").
+                String actual = backend.name().split("[ (]", 2)[0].toLowerCase(java.util.Locale.ROOT);
+                LOG.info("model {} loaded on {}", name, backend.name());
                 WhisperDictationEngine candidate = new WhisperDictationEngine(engine, name, actual, settings);
                 if (!current(gen)) {
                     engine.close();

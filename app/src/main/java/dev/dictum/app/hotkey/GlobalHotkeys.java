@@ -89,8 +89,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
         tracker = new HotkeyTracker(b);
         machine = new TriggerModeMachine(s.mode(), s.tapMillis());
         if (controller.recording()) {
-            machine.onPress(System.currentTimeMillis()); // an ongoing recording stays stoppable
-            machine.onRelease(System.currentTimeMillis(), false);
+            machine.assumeRecording(); // an ongoing recording stays stoppable by the next press
         }
         LOG.info("hotkeys: dictate {} ({}), cancel {}, stop and Enter {}, paste last {}", b.get(Action.DICTATE),
                 s.mode(), s.cancel(), s.stopAndEnter(), s.pasteLast());

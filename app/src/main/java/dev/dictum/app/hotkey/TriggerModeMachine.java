@@ -71,6 +71,14 @@ public final class TriggerModeMachine {
         return Command.STOP;
     }
 
+    /**
+     * A recording runs that this machine did not start (the mode changed during it): the next
+     * press of the hotkey stops it, in every mode.
+     */
+    public synchronized void assumeRecording() {
+        state = State.LATCHED;
+    }
+
     /** The recording ended without this machine's say (cancel, error, refused start). */
     public synchronized void recordingEnded() {
         state = State.IDLE;

@@ -85,7 +85,14 @@ public final class ControlWindow {
             HBox buttons = new HBox(8, copy, recordings, quit); // paste last: its hotkey (this window has the focus)
             buttons.setAlignment(Pos.CENTER_RIGHT);
 
-            VBox root = new VBox(12, state, grid, notice, buttons);
+            Button settings = new Button("Settings…");
+            settings.setOnAction(e -> app.openSettings());
+            Button models = new Button("Models…");
+            models.setOnAction(e -> app.openModels());
+            Button history = new Button("History…");
+            history.setOnAction(e -> app.openHistory());
+            HBox windows = new HBox(8, settings, models, history);
+            VBox root = new VBox(12, state, grid, notice, windows, buttons);
             root.setPadding(new Insets(16));
             stage.setScene(new Scene(root, 440, 250));
             stage.setOnCloseRequest(e -> app.quit());

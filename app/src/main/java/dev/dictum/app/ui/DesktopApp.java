@@ -32,7 +32,6 @@ import dev.dictum.app.tray.Tray;
 import dev.dictum.app.tray.TrayIcons;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
-import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backends;
 import java.awt.Desktop;
 import java.awt.GraphicsEnvironment;
@@ -96,6 +95,7 @@ public final class DesktopApp implements AppActions {
         }
         SingleInstance instance = SingleInstance.acquire(dirs.data());
         if (instance == null) {
+            SingleInstance.poke(dirs.data());
             err.println("dictum: Dictum is already running (look for its icon in the system tray)");
             return 1;
         }
@@ -177,6 +177,8 @@ public final class DesktopApp implements AppActions {
         settings.addListener(this::applyChange);
         windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
         windows.offerModelIfNone();
+        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO,
+                "Dictum is already running: its menu is on the tray icon"));
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             backends = probeBackends();
             refreshViews();
@@ -323,7 +325,12 @@ public final class DesktopApp implements AppActions {
     private static Map<String, String> probeBackends() {
         Map<String, String> m = new LinkedHashMap<>();
         for (String n : Backends.NAMES) {
-            try (Backend b = Backends.open(n)) {
+            if (n.equals("auto")) {
+                m.put(n, null); // always runs: the best that works, else the CPU
+                continue;
+            }
+            try {
+                Backends.open(n).close();
                 m.put(n, null);
             } catch (RuntimeException | UnsatisfiedLinkError e) {
                 m.put(n, e.getMessage());

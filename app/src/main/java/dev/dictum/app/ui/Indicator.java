@@ -47,6 +47,8 @@ public final class Indicator {
     private volatile float level = Levels.FLOOR_DB;
     private Mode mode = Mode.HIDDEN; // EDT only
     private Mode underNotice = Mode.HIDDEN; // EDT only
+    private String underTitle = ""; // EDT only: what the notice covers
+    private String underSubtitle = ""; // EDT only
     private String title = "";
     private String subtitle = "";
     private boolean warning;
@@ -87,14 +89,22 @@ public final class Indicator {
 
     public void transcribing(String model) {
         if (enabled) {
-            SwingUtilities.invokeLater(() -> show(Mode.TRANSCRIBING, "Transcribing…", model, false));
+            SwingUtilities.invokeLater(() -> {
+                if (mode == Mode.NOTICE) {
+                    underNotice = Mode.TRANSCRIBING; // a notice (no speech, an error) is worth its seconds
+                    underTitle = "Transcribing…";
+                    underSubtitle = model;
+                } else {
+                    show(Mode.TRANSCRIBING, "Transcribing…", model, false);
+                }
+            });
         }
     }
 
     public void idle() {
         SwingUtilities.invokeLater(() -> {
             if (mode == Mode.NOTICE) {
-                underNotice = Mode.HIDDEN;
+                underNotice = Mode.HIDDEN; // the notice stays its time, then the pill goes
             } else {
                 show(Mode.HIDDEN, "", "", false);
             }
@@ -106,6 +116,8 @@ public final class Indicator {
         SwingUtilities.invokeLater(() -> {
             if (mode != Mode.NOTICE) {
                 underNotice = mode;
+                underTitle = title;
+                underSubtitle = subtitle;
             }
             String[] parts = split(text);
             show(Mode.NOTICE, parts[0], parts[1], isWarning);
@@ -115,8 +127,7 @@ public final class Indicator {
 
     private void hideNotice() {
         if (mode == Mode.NOTICE) {
-            show(underNotice, underNotice == Mode.RECORDING ? "Recording" : underNotice == Mode.TRANSCRIBING
-                    ? "Transcribing…" : "", subtitle, false);
+            show(underNotice, underTitle, underSubtitle, false);
         }
     }
 

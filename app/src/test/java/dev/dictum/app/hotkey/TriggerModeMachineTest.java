@@ -54,6 +54,17 @@ class TriggerModeMachineTest {
     }
 
     @Test
+    void aRecordingStartedElsewhereStopsAtTheNextPressInEveryMode() {
+        for (DictationMode mode : DictationMode.values()) {
+            TriggerModeMachine m = new TriggerModeMachine(mode, 300);
+            m.assumeRecording();
+            assertThat(m.onRelease(10, false)).as(mode.name()).isEqualTo(NONE);
+            assertThat(m.onPress(20)).as(mode.name()).isEqualTo(STOP);
+            assertThat(m.recording()).isFalse();
+        }
+    }
+
+    @Test
     void spamLeavesNoStuckState() {
         for (DictationMode mode : DictationMode.values()) {
             TriggerModeMachine m = new TriggerModeMachine(mode, 300);

@@ -68,7 +68,7 @@ public final class WindowScreenshots {
             byte[] content = new byte[78_000_000];
             new Random(1).nextBytes(content);
             hub.host("ggerganov/whisper.cpp", "ggml-tiny.en.bin", content).throttle = 6_000_000;
-            Context ctx = new Context(new LiveSettings(store, settings), models, history, hub.base());
+            SampleWindowContext ctx = new SampleWindowContext(new LiveSettings(store, settings), models, history, hub.base());
 
             Platform.startup(() -> { });
             Platform.setImplicitExit(false);
@@ -84,6 +84,14 @@ public final class WindowScreenshots {
                 onFx(() -> sw[0].show(SettingsGroup.HOTKEYS));
                 settle();
                 shoot(sw[0].stage(), out.resolve("settings-hotkeys-200pct.png"), 2);
+                // A refused value: the reason under the field, Save disabled, the count in the footer.
+                onFx(() -> sw[0].show(SettingsGroup.TRANSCRIPTION));
+                settle();
+                onFx(() -> sw[0].stage().getScene().getRoot().lookupAll(".text-field").stream()
+                        .filter(n -> "Beam size".equals(((javafx.scene.control.TextField) n).getAccessibleText()))
+                        .findFirst().map(n -> (javafx.scene.control.TextField) n).orElseThrow().setText("40"));
+                settle();
+                shoot(sw[0].stage(), out.resolve("settings-invalid-value.png"), 1);
                 onFx(() -> sw[0].stage().close());
 
                 ModelManagerWindow[] mm = new ModelManagerWindow[1];
@@ -204,67 +212,4 @@ public final class WindowScreenshots {
         }
         return b;
     }
-
-    /** Sample data for the windows: the toy models on disk, a fixed input level, a local hub. */
-    private record Context(LiveSettings settings, Path modelsFolder, HistoryStore store, URI hub) implements WindowContext {
-
-        @Override
-        public List<String> inputDevices() {
-            return List.of("Built-in Audio Analog Stereo", "Blue Yeti USB Microphone");
-        }
-
-        @Override
-        public Map<String, String> backends() {
-            Map<String, String> m = new LinkedHashMap<>();
-            m.put("auto", null);
-            m.put("cpu", null);
-            m.put("cuda", "no NVIDIA driver on this computer (libcuda.so.1 not found)");
-            m.put("hip", "no AMD GPU runtime on this computer (libamdhip64.so not found)");
-            return m;
-        }
-
-        @Override
-        public AutoCloseable watchLevel(Consumer<Float> level) {
-            level.accept(0.62f);
-            return () -> { };
-        }
-
-        @Override
-        public CompletableFuture<String> testRecording() {
-            return CompletableFuture.completedFuture("Recorded 3.0 s, peak −12 dBFS; played back");
-        }
-
-        @Override
-        public List<DiscoveredModel> installedModels() {
-            return ModelDiscovery.discover(List.of(modelsFolder), modelsFolder.resolve("no-hub-cache"));
-        }
-
-        @Override
-        public void useModel(DiscoveredModel model) {
-        }
-
-        @Override
-        public HardwareProfile hardware() {
-            return HardwareProfile.ofThisMachine();
-        }
-
-        @Override
-        public Optional<HistoryStore> history() {
-            return Optional.of(store);
-        }
-
-        @Override
-        public void insertText(String text) {
-        }
-
-        @Override
-        public void play(Path wav) {
-        }
-
-        @Override
-        public CompletableFuture<String> retranscribe(Path wav, DiscoveredModel model, String backend) {
-            return CompletableFuture.completedFuture("");
-        }
-    }
-
 }

@@ -16,6 +16,7 @@ final class XDisplay implements AutoCloseable {
         if (p == null) {
             throw new IllegalStateException("cannot open the X display " + System.getenv("DISPLAY"));
         }
+        XErrors.register(p);
         return new XDisplay(p);
     }
 
@@ -28,5 +29,6 @@ final class XDisplay implements AutoCloseable {
     @Override
     public void close() {
         Xlib.INSTANCE.XCloseDisplay(handle);
+        XErrors.unregister(handle);
     }
 }

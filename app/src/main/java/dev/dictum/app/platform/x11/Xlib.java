@@ -1,5 +1,6 @@
 package dev.dictum.app.platform.x11;
 
+import com.sun.jna.Callback;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -32,6 +33,14 @@ interface Xlib extends Library {
     int XGetInputFocus(Pointer display, LongByReference focus, IntByReference revertTo);
 
     int XSetInputFocus(Pointer display, long focus, int revertTo, long time);
+
+    /** Xlib's error handler: called for every protocol error of every connection in the process. */
+    interface XErrorHandler extends Callback {
+        int apply(Pointer display, Pointer errorEvent);
+    }
+
+    /** Sets the process-wide error handler; returns the previous one (a function pointer). */
+    Pointer XSetErrorHandler(XErrorHandler handler);
 
     /** libXtst: a synthetic key event, as if typed. */
     interface Xtst extends Library {

@@ -15,7 +15,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import javafx.application.Platform;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
@@ -23,7 +22,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
@@ -84,13 +82,13 @@ public final class HistoryWindow {
         searchBar.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
 
         table.getColumns().setAll(List.of(
-                col("Time", 130, e -> TIME.format(e.time())),
-                col("Length", 70, e -> seconds(e.durationMillis())),
-                col("Text", 330, e -> e.status() == HistoryStatus.FAILED ? "Failed: " + e.error()
+                Ui.<HistoryEntry>column("Time", 130, e -> TIME.format(e.time())),
+                Ui.<HistoryEntry>column("Length", 70, e -> seconds(e.durationMillis())),
+                Ui.<HistoryEntry>column("Text", 330, e -> e.status() == HistoryStatus.FAILED ? "Failed: " + e.error()
                         : e.text().isEmpty() ? "(no speech)" : e.text()),
-                col("Model", 130, HistoryEntry::model),
-                col("Backend", 70, e -> e.backend() == null ? "" : e.backend().toUpperCase(Locale.ROOT)),
-                col("Release→text", 100, e -> e.releaseToTextMillis() < 0 ? "" : e.releaseToTextMillis() + " ms")));
+                Ui.<HistoryEntry>column("Model", 130, HistoryEntry::model),
+                Ui.<HistoryEntry>column("Backend", 70, e -> e.backend() == null ? "" : e.backend().toUpperCase(Locale.ROOT)),
+                Ui.<HistoryEntry>column("Release→text", 100, e -> e.releaseToTextMillis() < 0 ? "" : e.releaseToTextMillis() + " ms")));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         table.setPlaceholder(new Label("Nothing dictated yet"));
         table.getSelectionModel().selectedItemProperty().addListener((o, a, e) -> {
@@ -172,13 +170,6 @@ public final class HistoryWindow {
         stage.setTitle("Dictum History");
     }
 
-    private static TableColumn<HistoryEntry, String> col(String title, double width,
-                                                         java.util.function.Function<HistoryEntry, String> f) {
-        TableColumn<HistoryEntry, String> c = new TableColumn<>(title);
-        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
-        c.setPrefWidth(width);
-        return c;
-    }
 
     private java.util.Optional<HistoryStore> store() {
         return context.history();

@@ -89,6 +89,15 @@ public final class Ui {
         return r;
     }
 
+    /** A table column of text computed from each row. */
+    public static <R> javafx.scene.control.TableColumn<R, String> column(String title, double width,
+                                                                         java.util.function.Function<R, String> text) {
+        javafx.scene.control.TableColumn<R, String> c = new javafx.scene.control.TableColumn<>(title);
+        c.setCellValueFactory(d -> new javafx.beans.property.ReadOnlyStringWrapper(text.apply(d.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+
     /** A one-way converter for choice boxes: how an item is shown (null shows as ""). */
     public static <T> javafx.util.StringConverter<T> shownAs(java.util.function.Function<T, String> text) {
         return new javafx.util.StringConverter<>() {

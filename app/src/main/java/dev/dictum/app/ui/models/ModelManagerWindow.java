@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Scene;
@@ -117,9 +116,9 @@ public final class ModelManagerWindow {
             }
         });
         name.setPrefWidth(270);
-        TableColumn<CatalogModel, String> langs = column("Languages", 120, m -> m.languagesLabel());
-        TableColumn<CatalogModel, String> params = column("Parameters", 100, m -> m.parametersMillions() + " M");
-        TableColumn<CatalogModel, String> size = column("Download (ggml)", 130, m -> Ui.bytes(
+        TableColumn<CatalogModel, String> langs = Ui.column("Languages", 120, m -> m.languagesLabel());
+        TableColumn<CatalogModel, String> params = Ui.column("Parameters", 100, m -> m.parametersMillions() + " M");
+        TableColumn<CatalogModel, String> size = Ui.column("Download (ggml)", 130, m -> Ui.bytes(
                 m.variants().getFirst().approxBytes()));
         available.getColumns().setAll(java.util.List.of(name, langs, params, size));
         available.getItems().setAll(catalog.models());
@@ -163,13 +162,9 @@ public final class ModelManagerWindow {
         VBox catalogBox = new VBox(8, Ui.heading("Available to download"), available, form);
         catalogBox.getChildren().get(0).getStyleClass().setAll("subheading");
 
-        TableColumn<DiscoveredModel, String> iname = new TableColumn<>("On this computer");
-        iname.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().name()));
-        iname.setPrefWidth(330);
-        TableColumn<DiscoveredModel, String> isize = new TableColumn<>("Size");
-        isize.setCellValueFactory(c -> new ReadOnlyStringWrapper(Ui.bytes(c.getValue().sizeBytes())));
-        TableColumn<DiscoveredModel, String> iwhere = new TableColumn<>("Location");
-        iwhere.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().path().toString()));
+        TableColumn<DiscoveredModel, String> iname = Ui.column("On this computer", 330, DiscoveredModel::name);
+        TableColumn<DiscoveredModel, String> isize = Ui.column("Size", 80, m -> Ui.bytes(m.sizeBytes()));
+        TableColumn<DiscoveredModel, String> iwhere = Ui.column("Location", 80, m -> m.path().toString()); // the last column takes the rest
         installed.getColumns().setAll(java.util.List.of(iname, isize, iwhere));
         installed.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         installed.setPrefHeight(150);
@@ -216,13 +211,6 @@ public final class ModelManagerWindow {
         return banner;
     }
 
-    private static TableColumn<CatalogModel, String> column(String title, double width,
-                                                            java.util.function.Function<CatalogModel, String> value) {
-        TableColumn<CatalogModel, String> c = new TableColumn<>(title);
-        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(value.apply(d.getValue())));
-        c.setPrefWidth(width);
-        return c;
-    }
 
     private void selectModel(CatalogModel m) {
         if (m == null) {

@@ -10,7 +10,8 @@ import javafx.scene.input.KeyEvent;
 
 /**
  * A hotkey set by pressing it: focus the field (click or Tab), press the combination, release. Modifier
- * combinations alone (Ctrl+Super) are taken when every key is released without another key. Tab and
+ * combinations alone (Ctrl+Super) are taken when every key is released without another key; the mouse's
+ * side buttons give Mouse4/Mouse5. Tab and
  * Shift+Tab still move the focus, so the window stays keyboard-navigable; Backspace clears an optional one.
  */
 final class HotkeyField extends TextField {
@@ -29,9 +30,27 @@ final class HotkeyField extends TextField {
         setEditable(false);
         getStyleClass().add("hotkey-field");
         setPromptText(optional ? "None: press a combination" : "Press a combination");
-        focusedProperty().addListener((o, was, is) -> pseudoClassStateChanged(RECORDING, is));
+        focusedProperty().addListener((o, was, is) -> {
+            pseudoClassStateChanged(RECORDING, is);
+            modifiers.clear(); // keys held while the focus moved in or out are not part of a combination
+        });
         addEventFilter(KeyEvent.KEY_PRESSED, this::pressed);
         addEventFilter(KeyEvent.KEY_RELEASED, this::released);
+        // The side buttons of a mouse (back, forward) make a hotkey too, with or without modifiers.
+        addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> {
+            String button = switch (e.getButton()) {
+                case BACK -> "Mouse4";
+                case FORWARD -> "Mouse5";
+                default -> null;
+            };
+            if (button != null && isFocused()) {
+                e.consume();
+                List<String> parts = new ArrayList<>(modifiers);
+                parts.add(button);
+                keyTaken = true;
+                set(String.join("+", parts));
+            }
+        });
     }
 
     private void pressed(KeyEvent e) {

@@ -48,6 +48,25 @@ final class RecordFields {
         }
     }
 
+    /**
+     * {@code current} with the groups that {@code edited} changed relative to {@code base}: what the window
+     * saves, so that a change made elsewhere meanwhile (the tray's model menu) in another group stays.
+     */
+    static Settings changedGroups(Settings current, Settings base, Settings edited) {
+        Settings out = current;
+        for (SettingsGroup g : SettingsGroup.values()) {
+            Record mine = group(edited, g);
+            if (!mine.equals(group(base, g))) {
+                try {
+                    out = (Settings) Settings.class.getMethod("with", mine.getClass()).invoke(out, mine);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** {@code s} with one field of one group replaced. */
     static Settings with(Settings s, SettingsGroup g, String field, Object value) {
         Record group = group(s, g);

@@ -70,8 +70,8 @@ final class SettingsForm {
         this.unparsable = unparsable;
         this.openModelManager = openModelManager;
         grid.getStyleClass().add("form");
-        ColumnConstraints labels = new ColumnConstraints();
-        labels.setMinWidth(200);
+        // One label width for every group, so the fields do not shift when switching groups.
+        ColumnConstraints labels = new ColumnConstraints(220, 220, 220);
         labels.setHalignment(HPos.LEFT);
         ColumnConstraints fields = new ColumnConstraints();
         fields.setHgrow(Priority.ALWAYS);
@@ -241,7 +241,13 @@ final class SettingsForm {
     private void number(String key, Class<?> type, String text) {
         Label l = messages.get(key);
         try {
-            Object v = type == Integer.class ? Integer.valueOf(text.strip()) : Double.valueOf(text.strip());
+            // Not a conditional expression: `c ? Integer : Double` would promote the Integer to a double.
+            Object v;
+            if (type == Integer.class) {
+                v = Integer.valueOf(text.strip());
+            } else {
+                v = Double.valueOf(text.strip());
+            }
             l.getStyleClass().remove("parse-error");
             edit.accept(key, v);
         } catch (NumberFormatException e) {
@@ -309,7 +315,7 @@ final class SettingsForm {
         Map<String, String> names = new HashMap<>();
         for (DiscoveredModel m : context.installedModels()) {
             combo.getItems().add(m.path().toString());
-            names.put(m.path().toString(), m.name() + "  (" + m.format().label() + ", " + Ui.bytes(m.sizeBytes()) + ")");
+            names.put(m.path().toString(), m.name() + " · " + Ui.bytes(m.sizeBytes()));
         }
         if (!value.isEmpty() && !combo.getItems().contains(value)) {
             combo.getItems().add(value);

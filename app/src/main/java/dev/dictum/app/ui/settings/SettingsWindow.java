@@ -193,7 +193,7 @@ public final class SettingsWindow {
             if (!target.general().startWithOs().equals(before.general().startWithOs())) {
                 applyAutostart(target.general().startWithOs());
             }
-            saved = context.settings().update(s -> target);
+            saved = context.settings().update(current -> RecordFields.changedGroups(current, before, target));
             draft = saved;
             status.getStyleClass().removeAll("error", "hint");
             status.getStyleClass().add("ok");

@@ -46,6 +46,16 @@ class RecordFieldsTest {
     }
 
     @Test
+    void savingKeepsAChangeMadeElsewhereInAnotherGroup() {
+        Settings base = Settings.defaults();
+        Settings edited = RecordFields.with(base, SettingsGroup.TRANSCRIPTION, "beamSize", 5);
+        Settings current = base.with(base.models().withModelPath("/models/ggml-base.bin")); // the tray, meanwhile
+        Settings saved = RecordFields.changedGroups(current, base, edited);
+        assertThat(saved.transcription().beamSize()).isEqualTo(5);
+        assertThat(saved.models().modelPath()).isEqualTo("/models/ggml-base.bin");
+    }
+
+    @Test
     void anUnknownFieldIsAnError() {
         assertThatThrownBy(() -> RecordFields.with(Settings.defaults(), SettingsGroup.AUDIO, "volume", 3))
                 .hasMessageContaining("no field volume");
