@@ -37,6 +37,12 @@ for j in "$out"/lib-test/deps/*.jar; do
   [ -f "$out/lib/$(basename "$j")" ] && rm "$j"
 done
 rm -f "$out"/lib-test/deps/dictum-*.jar
+# The desktop app's own libraries (JavaFX, the tray look, icons, hotkeys, SQLite history: 26 MB) serve
+# no GPU test, doctor or transcription; the CLI loads them only for `dictum app`. Left out, the bundle
+# stays under what a device call carries.
+for d in "$out/lib" "$out/lib-test/deps"; do
+  rm -f "$d"/javafx-*.jar "$d"/sqlite-jdbc-*.jar "$d"/ikonli-*.jar "$d"/flatlaf-*.jar "$d"/jnativehook-*.jar
+done
 mvn -q -B dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 \
   -DoutputDirectory="$PWD/$out/lib-test"
 
