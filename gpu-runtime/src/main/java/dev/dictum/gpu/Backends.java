@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
 public final class Backends {
     /** Names a user may give; "auto" takes the best available. */
     public static final List<String> NAMES = List.of("auto", "cpu", "cuda", "hip");
+    /** The GPU APIs {@code auto} tries, in this order (doctor reports the same choice). */
+    public static final List<String> AUTO_ORDER = List.of("cuda", "hip");
     private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
 
     private Backends() {
@@ -35,7 +37,7 @@ public final class Backends {
             case "cuda", "hip" -> openGpu(n);
             case "auto" -> {
                 List<String> why = new java.util.ArrayList<>();
-                for (String api : List.of("cuda", "hip")) {
+                for (String api : AUTO_ORDER) {
                     try {
                         Backend b = openGpu(api);
                         LOG.info("backend auto: using {}", b.name());

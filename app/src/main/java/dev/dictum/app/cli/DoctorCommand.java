@@ -1,5 +1,6 @@
 package dev.dictum.app.cli;
 
+import dev.dictum.gpu.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.backend.SelfTest;
 import dev.dictum.gpu.cpu.CpuBackend;
@@ -85,7 +86,9 @@ final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity 
             out.println("backend: no GPU runtime was usable, so the CPU is used: " + new CpuBackend().name());
             unusable.forEach(u -> out.println("  why: " + u));
         } else {
-            out.println("backend: auto uses " + usable.get(0) + " (passed its self-test); also usable: "
+            // The same order Backends.open("auto") tries.
+            String chosen = Backends.AUTO_ORDER.stream().filter(usable::contains).findFirst().orElseThrow();
+            out.println("backend: auto uses " + chosen + " (passed its self-test); usable: "
                     + String.join(", ", usable));
         }
         out.flush();

@@ -17,6 +17,11 @@ class CliDoctorTest {
         assertThat(r.out()).contains("HIP (AMD ROCm)").contains("CUDA (NVIDIA driver API)").contains("scanned: ");
         assertThat(r.out() + r.err()).doesNotContain("\tat ").doesNotContain("Exception");
         boolean gpu = r.out().contains("backend: auto uses");
+        if (gpu) {
+            // auto's choice as Backends.open("auto") makes it: the first usable API of AUTO_ORDER.
+            String first = r.out().matches("(?s).*usable: [a-z, ]*cuda.*") ? "cuda" : "hip";
+            assertThat(r.out()).contains("backend: auto uses " + first + " ");
+        }
         assumeTrue(!gpu, "skipped: a GPU is usable here (the no-GPU report is what this test checks)");
         assertThat(r.out()).contains("backend: no GPU runtime was usable, so the CPU is used: cpu");
         assertThat(r.out()).containsPattern("why: cuda: .+").containsPattern("why: hip: .+");
