@@ -179,8 +179,9 @@ public final class DesktopApp implements AppActions {
         }
         settings.addListener(this::applyChange);
         windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
-        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO,
-                "Dictum is already running: its menu is on the tray icon"));
+        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO, tray != null
+                ? "Dictum is already running: its menu is on the tray icon"
+                : "Dictum is already running: this is its window"));
         CompletableFuture<Void> surveyed = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             try {
