@@ -3,6 +3,7 @@ package dev.dictum.app.ui;
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.models.DiscoveredModel;
+import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.settings.Settings;
@@ -23,6 +24,9 @@ public interface AppActions {
 
     /** Each backend name with null when it can run here, else why not. */
     Map<String, String> backends();
+
+    /** This computer for the model recommendation: with the memory of the GPU the chosen backend runs on, once found. */
+    HardwareProfile hardware();
 
     EngineManager.State engineState();
 

@@ -7,6 +7,7 @@ import dev.dictum.app.dictation.DictationState;
 import dev.dictum.app.dictation.FocusTracker;
 import dev.dictum.app.dictation.Notifier;
 import dev.dictum.app.dictation.RecordingsFolder;
+import dev.dictum.app.engine.BackendSurvey;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.hotkey.GlobalHotkeys;
@@ -16,6 +17,7 @@ import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.insert.UnicodeTyper;
 import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.models.ModelDiscovery;
+import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
 import dev.dictum.app.platform.SingleInstance;
@@ -32,7 +34,6 @@ import dev.dictum.app.tray.Tray;
 import dev.dictum.app.tray.TrayIcons;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
-import dev.dictum.gpu.Backends;
 import java.awt.Desktop;
 import java.awt.GraphicsEnvironment;
 import java.awt.Toolkit;
@@ -42,11 +43,12 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import dev.dictum.app.ui.kit.DesktopWindows;
 import javafx.application.Platform;
@@ -60,6 +62,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DesktopApp implements AppActions {
     private static final Logger LOG = LoggerFactory.getLogger(DesktopApp.class);
+    private static final int SURVEY_WAIT_SECONDS = 15;
 
     private final AppDirs dirs;
     private final CountDownLatch quit = new CountDownLatch(1);
@@ -75,7 +78,7 @@ public final class DesktopApp implements AppActions {
     private ClipboardPaste clipboard;
     private FocusTracker focus = FocusTracker.NONE;
     private volatile dev.dictum.app.dictation.TargetWindow menuTarget;
-    private volatile Map<String, String> backends = defaultBackends();
+    private volatile BackendSurvey survey = BackendSurvey.notYet();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
     private final DesktopWindows windows = new DesktopWindows();
 
@@ -176,13 +179,24 @@ public final class DesktopApp implements AppActions {
         }
         settings.addListener(this::applyChange);
         windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
-        windows.offerModelIfNone();
-        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO,
-                "Dictum is already running: its menu is on the tray icon"));
+        instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO, tray != null
+                ? "Dictum is already running: its menu is on the tray icon"
+                : "Dictum is already running: this is its window"));
+        CompletableFuture<Void> surveyed = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
-            backends = probeBackends();
-            refreshViews();
+            try {
+                survey = BackendSurvey.run();
+                refreshViews();
+            } finally {
+                surveyed.complete(null);
+            }
         });
+        // The first-run offer recommends by the GPU's memory, so it waits for the survey; not for a driver that hangs.
+        surveyed.completeOnTimeout(null, SURVEY_WAIT_SECONDS, TimeUnit.SECONDS).thenRun(windows::offerModelIfNone)
+                .exceptionally(e -> {
+                    LOG.warn("first-run offer failed: {}", e.toString());
+                    return null;
+                });
         if (loaded.notice() != null) {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
         }
@@ -313,32 +327,6 @@ public final class DesktopApp implements AppActions {
         return null;
     }
 
-    private static Map<String, String> defaultBackends() {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String n : Backends.NAMES) {
-            m.put(n, null);
-        }
-        return m;
-    }
-
-    /** Opens each backend once to learn whether it can run here, and why not. */
-    private static Map<String, String> probeBackends() {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String n : Backends.NAMES) {
-            if (n.equals("auto")) {
-                m.put(n, null); // always runs: the best that works, else the CPU
-                continue;
-            }
-            try {
-                Backends.open(n).close();
-                m.put(n, null);
-            } catch (RuntimeException | UnsatisfiedLinkError e) {
-                m.put(n, e.getMessage());
-            }
-        }
-        return m;
-    }
-
     private void update(UnaryOperator<Settings> change) {
         try {
             settings.update(change);
@@ -408,7 +396,12 @@ public final class DesktopApp implements AppActions {
 
     @Override
     public Map<String, String> backends() {
-        return backends;
+        return survey.problems();
+    }
+
+    @Override
+    public HardwareProfile hardware() {
+        return survey.hardware(HardwareProfile.ofThisMachine(), settings.current().advanced().backend());
     }
 
     @Override

@@ -220,7 +220,7 @@ public final class DesktopWindows implements WindowContext {
 
     @Override
     public HardwareProfile hardware() {
-        return HardwareProfile.ofThisMachine();
+        return parts.app().hardware();
     }
 
     @Override
