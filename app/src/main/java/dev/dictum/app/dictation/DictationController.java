@@ -43,6 +43,14 @@ public final class DictationController implements AutoCloseable {
 
     public interface Listener {
         void changed(Status status);
+
+        /**
+         * Live, provisional text of the recording in progress (the release-to-text session's
+         * partial result, re-made about once a second while the user speaks): for the indicator
+         * only, never inserted. An empty string when a recording starts or ends.
+         */
+        default void partial(String text) {
+        }
     }
 
     /** Everything the loop talks to. {@code history} is null when the history cannot be opened. */
