@@ -155,22 +155,70 @@ public final class DictationController implements AutoCloseable {
         });
     }
 
-    /** Discards the recording in progress (nothing is saved or inserted). */
+    /**
+     * Cancels the recording in progress: nothing is transcribed or inserted. What was recorded is
+     * kept (WAV + a "cancelled" history row, to transcribe again from the history) unless it is
+     * too short to matter.
+     */
     public boolean cancel() {
+        Recording r = end();
+        if (r == null) {
+            return false;
+        }
+        LOG.info("recording cancelled");
+        p.notifier().notice(Notifier.Kind.INFO, "Recording cancelled: nothing inserted");
+        keepUnused(r, HistoryStatus.CANCELLED, null);
+        return true;
+    }
+
+    /** Takes the recording in progress off the microphone and stops its session; null when none. */
+    private Recording end() {
         Recording r;
         synchronized (this) {
             r = recording;
             if (r == null) {
-                return false;
+                return null;
             }
             recording = null;
             p.audio().detach();
+            r.stopNanos = System.nanoTime();
         }
         r.cancel();
-        LOG.info("recording cancelled");
-        p.notifier().notice(Notifier.Kind.INFO, "Recording cancelled");
         publish();
-        return true;
+        return r;
+    }
+
+    /** Saves an ended recording that will not be inserted (cancelled, microphone lost), on the worker. */
+    private void keepUnused(Recording r, HistoryStatus status, String error) {
+        synchronized (this) {
+            queued++;
+        }
+        publish();
+        worker.execute(() -> {
+            try {
+                Settings s = p.settings().get();
+                if (r.heldMillis() < s.audio().minRecordingMillis()) {
+                    return; // a slip of the finger: nothing worth keeping
+                }
+                Path wav = null;
+                try {
+                    wav = p.recordings().save(r.samples(), r.startedAt);
+                } catch (IOException e) {
+                    LOG.warn("recording not saved: {}", e.getMessage());
+                }
+                HistoryEntry kept = record(s, new HistoryEntry(0, r.startedAt, Math.round(r.seconds() * 1000), "",
+                        null, modelName(), backendName(), -1, -1, -1, -1, wav, status, error));
+                if (status == HistoryStatus.FAILED && wav != null) {
+                    lastFailed = kept; // the tray's Retry transcribes it
+                }
+                prune(s, wav);
+            } finally {
+                synchronized (this) {
+                    queued--;
+                }
+                publish();
+            }
+        });
     }
 
     public boolean recording() {
@@ -238,16 +286,26 @@ public final class DictationController implements AutoCloseable {
         }
     }
 
+    /**
+     * The microphone went away or changed under the recording (unplugged, the sound server moved
+     * the stream to another source): what follows is not the user's voice from the microphone
+     * they started with, so nothing is inserted. The audio so far is kept (WAV + history row) to
+     * transcribe again, and the notice names the microphone.
+     */
     private void deviceLost(Recording r) {
-        boolean current;
         synchronized (this) {
-            current = recording == r;
+            if (recording != r) {
+                return;
+            }
         }
-        if (current) {
-            p.notifier().notice(Notifier.Kind.WARNING, "Microphone lost (" + r.lostReason
-                    + "): what was recorded is transcribed");
-            stop(false);
+        if (end() != r) {
+            return;
         }
+        String mic = p.audio().deviceName();
+        LOG.warn("recording stopped: microphone {} lost ({})", mic, r.lostReason);
+        p.notifier().notice(Notifier.Kind.WARNING, "Microphone \"" + mic + "\" was lost (" + r.lostReason
+                + "): nothing inserted; the recording is kept in History");
+        keepUnused(r, HistoryStatus.FAILED, "microphone lost: " + r.lostReason);
     }
 
     /** Runs on the worker: the end of one recording, exactly one outcome. */
@@ -255,7 +313,7 @@ public final class DictationController implements AutoCloseable {
         Settings s = p.settings().get();
         r.close();
         long heldMillis = r.heldMillis();
-        if (heldMillis < s.audio().minRecordingMillis() && r.lostReason == null) {
+        if (heldMillis < s.audio().minRecordingMillis()) {
             r.cancel();
             LOG.info("recording discarded: too short ({} ms)", heldMillis);
             p.notifier().notice(Notifier.Kind.INFO, "Too short: hold the hotkey while you speak");

@@ -17,6 +17,10 @@ import java.util.Set;
  * reports Ctrl, Alt, Space releases in the order the user lifts them). A modifier-only
  * combination that sees another key pressed while it is held is released as "interrupted": the
  * user was typing a shortcut such as Ctrl+Super+Left, not dictating.
+ *
+ * <p>Cancel matches by key, not by the full chord: its key cancels with any extra modifiers held
+ * (at least the binding's own), because in push-to-talk the dictation modifiers are still down
+ * when the user reaches for Escape (Ctrl+Alt+Escape must cancel too).
  */
 public final class HotkeyTracker {
 
@@ -55,7 +59,8 @@ public final class HotkeyTracker {
         Set<Modifier> mods = heldModifiers();
         for (Map.Entry<Action, Hotkey> b : bindings.entrySet()) {
             Hotkey h = b.getValue();
-            if (active.contains(b.getKey()) || !h.modifiers().equals(mods)) {
+            boolean modsMatch = b.getKey() == Action.CANCEL ? mods.containsAll(h.modifiers()) : h.modifiers().equals(mods);
+            if (active.contains(b.getKey()) || !modsMatch) {
                 continue;
             }
             boolean completes = h.modifierOnly() ? input.modifier() != null && noOtherKeyHeld() : input.equals(h.trigger());

@@ -34,6 +34,7 @@ import dev.dictum.app.tray.Tray;
 import dev.dictum.app.tray.TrayIcons;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
+import dev.dictum.audio.capture.SourceWatch;
 import java.awt.Desktop;
 import java.awt.GraphicsEnvironment;
 import java.awt.Toolkit;
@@ -120,7 +121,7 @@ public final class DesktopApp implements AppActions {
         indicator = new Indicator();
         indicator.setEnabled(s.general().showIndicator());
 
-        mic = new Microphone(InputDevices::open, s.audio().inputDevice());
+        mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
         mic.onLevel(db -> {
             indicator.level(db);
             windows.level(db);

@@ -59,6 +59,11 @@ class DictationControllerTest {
             return null;
         }
 
+        @Override
+        public String deviceName() {
+            return "test mic";
+        }
+
         /** Plays audio in 20 ms chunks, as the microphone delivers it. */
         void play(float[] audio) {
             for (int i = 0; i < audio.length; i += 320) {
@@ -262,23 +267,38 @@ class DictationControllerTest {
             awaitIdle();
             assertThat(notices).containsExactly("Too short: hold the hotkey while you speak");
 
+            // Cancel: nothing inserted, the recording kept as "cancelled" (to transcribe again from the history).
             controller.start();
-            mic.play(Arrays.copyOf(voice, 8000));
+            mic.play(Arrays.copyOf(voice, 16000));
             assertThat(controller.cancel()).isTrue();
             awaitIdle();
-            assertThat(notices).last().isEqualTo("Recording cancelled");
+            assertThat(notices).last().isEqualTo("Recording cancelled: nothing inserted");
+            HistoryEntry cancelled = history.recent(1, 0).getFirst();
+            assertThat(cancelled.status()).isEqualTo(HistoryStatus.CANCELLED);
+            assertThat(AudioInput.readMono16k(cancelled.wavPath())).hasSize(16000);
 
+            // The microphone goes away before the release: what came after is not the user's voice.
             controller.start();
             mic.play(voice);
-            mic.sink.deviceLost("device unplugged"); // the microphone goes away before the release
+            mic.sink.deviceLost("device unplugged");
             awaitIdle();
             controller.stop(false); // the release that comes later does nothing
-            assertThat(notices).anySatisfy(n -> assertThat(n).contains("Microphone lost (device unplugged)"));
-            assertThat(inserted).containsExactly("Tell Mark that I will be 9 minutes late.");
-            assertThat(history.count()).isEqualTo(1);
+            assertThat(notices).anySatisfy(n -> assertThat(n)
+                    .isEqualTo("Microphone \"test mic\" was lost (device unplugged): nothing inserted;"
+                            + " the recording is kept in History"));
+            assertThat(inserted).isEmpty();
+            HistoryEntry lost = history.recent(1, 0).getFirst();
+            assertThat(lost.status()).isEqualTo(HistoryStatus.FAILED);
+            assertThat(AudioInput.readMono16k(lost.wavPath())).hasSize(voice.length);
+            assertThat(history.count()).isEqualTo(2);
             try (var files = Files.list(dir.resolve("rec"))) {
-                assertThat(files.count()).isEqualTo(1); // too short and cancelled leave no WAV
+                assertThat(files.count()).isEqualTo(2); // too short leaves no WAV
             }
+            // The kept audio is transcribed on request (the tray's Retry), and only then inserted.
+            assertThat(controller.status().retryAvailable()).isTrue();
+            controller.retryFailed();
+            awaitIdle();
+            assertThat(inserted).containsExactly("Tell Mark that I will be 9 minutes late.");
         }
     }
 

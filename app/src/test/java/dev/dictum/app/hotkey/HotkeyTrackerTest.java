@@ -92,6 +92,26 @@ class HotkeyTrackerTest {
     }
 
     @Test
+    void escapeCancelsWhateverModifiersTheDictationHotkeyHolds() {
+        t.onPress(CTRL);
+        t.onPress(ALT);
+        assertThat(t.onPress(SPACE)).containsExactly(new Event(DICTATE, true, false));
+        // Ctrl+Alt are still down (push-to-talk): Ctrl+Alt+Escape is the cancel key, not a new chord.
+        assertThat(t.onPress(ESC)).containsExactly(new Event(CANCEL, true, false));
+        assertThat(t.isActive(DICTATE)).isTrue();
+    }
+
+    @Test
+    void aCancelWithModifiersStillNeedsThem() {
+        HotkeyTracker m = new HotkeyTracker(Map.of(CANCEL, Hotkey.parse("Ctrl+Q")));
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_Q))).isEmpty();
+        m.reset();
+        m.onPress(CTRL);
+        m.onPress(SHIFT);
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_Q))).containsExactly(new Event(CANCEL, true, false));
+    }
+
+    @Test
     void aReleaseWithoutAPressIsIgnored() {
         assertThat(t.onRelease(SPACE)).isEmpty();
     }

@@ -11,4 +11,9 @@ public interface AudioSource {
 
   /** Why there is no audio, or null. */
   String problem();
+
+  /** The microphone's name as the user knows it, for notices ("vmic", "USB Microphone"). */
+  default String deviceName() {
+    return "the microphone";
+  }
 }

@@ -3,6 +3,7 @@ package dev.dictum.audio.capture;
 import dev.dictum.audio.StreamingResampler;
 import java.io.IOException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +20,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When the device fails or disappears, an attached recording is told ({@link AudioSink#deviceLost})
  * and keeps what it has; the microphone tries to reopen the device every second, so plugging it
- * back in (or another default appearing) restores capture without a restart.
+ * back in (or another default appearing) restores capture without a restart. A device can also
+ * go without the line failing: PulseAudio moves the stream to another source (often a speaker's
+ * monitor) when the microphone is removed, and a disconnected or muted device may deliver exact
+ * digital zeros, which no working microphone does for seconds. Both count as lost during a
+ * recording ({@link SourceWatch} asks the sound server; zeros are counted here). While no
+ * recording runs, a stream left on another source than the default is reopened, so the next
+ * dictation records from the new default.
  */
 public final class Microphone implements AudioSource, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Microphone.class);
@@ -27,6 +34,8 @@ public final class Microphone implements AudioSource, AutoCloseable {
   private static final int READ_MILLIS = 20;
   /** A line that delivers nothing for this long while open is treated as lost. */
   private static final long STALL_MILLIS = 1500;
+  /** This much exact digital silence during a recording means the device is gone or muted. */
+  static final int ZEROS_LOST_MILLIS = 4000;
 
   private final LineOpener opener;
   private final Thread thread;
@@ -40,12 +49,28 @@ public final class Microphone implements AudioSource, AutoCloseable {
   private volatile String activeName;
   private volatile Consumer<Float> levelListener = l -> { };
   private volatile Consumer<String> statusListener = s -> { };
+  private volatile String lastName = "the microphone";
+  private volatile String moved; // why the stream is no longer on its source, set by the watch
+  private final Supplier<SourceWatch> watchFactory;
+  private volatile SourceWatch watch = SourceWatch.NONE;
   private AudioSink sink; // guarded by this
+  private String source; // guarded by this: the sound server's source of the open line, when known
+  private boolean lineOpen; // guarded by this
 
-  /** Starts capturing from the named device (null or empty: the default). */
+  /** Starts capturing from the named device (null or empty: the default), with no sound server to ask. */
   public Microphone(LineOpener opener, String deviceName) {
+    this(opener, deviceName, () -> SourceWatch.NONE);
+  }
+
+  /**
+   * Starts capturing from the named device (null or empty: the default).
+   *
+   * @param watch made on the capture thread (asking the sound server takes a few milliseconds)
+   */
+  public Microphone(LineOpener opener, String deviceName, Supplier<SourceWatch> watch) {
     this.opener = opener;
     this.deviceName = deviceName;
+    this.watchFactory = watch;
     this.thread = Thread.ofPlatform().name("dictum-mic").daemon().start(this::run);
   }
 
@@ -74,6 +99,12 @@ public final class Microphone implements AudioSource, AutoCloseable {
   /** The device in use, or null before one opened. */
   public String activeDevice() {
     return activeName;
+  }
+
+  /** The sound server's source name when known (what the user picked in the sound settings), else the line's. */
+  @Override
+  public String deviceName() {
+    return lastName;
   }
 
   /**
@@ -107,6 +138,7 @@ public final class Microphone implements AudioSource, AutoCloseable {
   @Override
   public void close() {
     running = false;
+    watch.close();
     thread.interrupt();
     try {
       thread.join(2000);
@@ -116,6 +148,8 @@ public final class Microphone implements AudioSource, AutoCloseable {
   }
 
   private void run() {
+    watch = watchFactory.get();
+    watch.start(this::sourcesChanged);
     while (running) {
       PcmLine line;
       try {
@@ -126,10 +160,21 @@ public final class Microphone implements AudioSource, AutoCloseable {
         continue;
       }
       reopen = false;
+      moved = null;
+      String src = watch.streamSource();
+      synchronized (this) {
+        source = src;
+        lineOpen = true;
+      }
       activeName = line.name();
+      lastName = src != null ? src : line.name();
       setProblem(null);
-      LOG.info("recording from {} at {} Hz, {} channel(s)", line.name(), line.sampleRate(), line.channels());
+      LOG.info("recording from {}{} at {} Hz, {} channel(s)", line.name(), src == null ? "" : " (source " + src + ")",
+          line.sampleRate(), line.channels());
       String lost = capture(line);
+      synchronized (this) {
+        lineOpen = false;
+      }
       line.close();
       activeName = null;
       if (lost != null) {
@@ -157,7 +202,11 @@ public final class Microphone implements AudioSource, AutoCloseable {
     float[] mono = new float[buf.length / frameBytes];
     StreamingResampler resampler = new StreamingResampler(line.sampleRate(), 16000);
     long lastData = System.nanoTime();
+    int zeros = 0;
     while (running && !reopen) {
+      if (moved != null) {
+        return moved;
+      }
       int n;
       try {
         n = line.read(buf, 0, buf.length);
@@ -185,12 +234,58 @@ public final class Microphone implements AudioSource, AutoCloseable {
         mono[f] = sum / channels;
       }
       float[] out = resampler.process(mono, 0, frames);
+      zeros = attached() ? countZeros(zeros, out) : 0;
+      if (zeros >= 16 * ZEROS_LOST_MILLIS) {
+        return "only digital silence for " + ZEROS_LOST_MILLIS / 1000 + " s: disconnected or muted";
+      }
       if (out.length > 0) {
         deliver(out);
         levelListener.accept(Levels.dbfs(out, 0, out.length));
       }
     }
     return null;
+  }
+
+  /** The run of exact zeros so far, continued by {@code chunk} (any other sample ends it). */
+  static int countZeros(int run, float[] chunk) {
+    for (float v : chunk) {
+      run = v == 0f ? run + 1 : 0;
+    }
+    return run;
+  }
+
+  private synchronized boolean attached() {
+    return sink != null;
+  }
+
+  /**
+   * The sound server changed its sources or streams (on the watch's thread). During a recording a
+   * stream that left its source ends the recording as lost; otherwise a stream that is not on the
+   * default source is reopened so that the next recording uses the new default.
+   */
+  private void sourcesChanged() {
+    String now = watch.streamSource();
+    synchronized (this) {
+      if (!lineOpen || source == null) {
+        return;
+      }
+      if (sink != null) {
+        if (!source.equals(now)) {
+          moved = now == null ? "the source '" + source + "' is gone"
+              : "the sound server moved the recording from '" + source + "' to '" + now + "'";
+        }
+        return;
+      }
+    }
+    String def = watch.defaultSource();
+    synchronized (this) {
+      if (def != null && !def.equals(now) && sink == null) {
+        LOG.info("the default source is now {}: reopening (the stream is on {})", def, now);
+        reopen = true;
+      } else if (now != null) {
+        source = now;
+      }
+    }
   }
 
   private synchronized void deliver(float[] chunk) {

@@ -1,0 +1,176 @@
+package dev.dictum.audio.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** A microphone that goes away without its line failing: moved by the sound server, or only zeros. */
+class SourceChangeTest {
+
+  /** A 16 kHz mono line that delivers a constant {@code value} in real time (20 ms per read). */
+  private record SteadyLine(short value) implements PcmLine {
+    @Override
+    public int sampleRate() {
+      return 16000;
+    }
+
+    @Override
+    public int channels() {
+      return 1;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) {
+      int n = Math.min(len, 640);
+      for (int i = 0; i < n; i += 2) {
+        buf[off + i] = (byte) value;
+        buf[off + i + 1] = (byte) (value >> 8);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return n;
+    }
+
+    @Override
+    public String name() {
+      return "default";
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
+  /** A sound server whose stream source the test sets. */
+  private static final class FakeServer implements SourceWatch {
+    volatile String stream = "usb-mic";
+    volatile String defaultSource = "usb-mic";
+    volatile Runnable onChange = () -> { };
+
+    @Override
+    public void start(Runnable r) {
+      onChange = r;
+    }
+
+    @Override
+    public String streamSource() {
+      return stream;
+    }
+
+    @Override
+    public String defaultSource() {
+      return defaultSource;
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
+  private static final class Sink implements AudioSink {
+    final CountDownLatch lost = new CountDownLatch(1);
+    final AtomicReference<String> reason = new AtomicReference<>();
+
+    @Override
+    public void audio(float[] samples16k) {
+    }
+
+    @Override
+    public void deviceLost(String r) {
+      reason.set(r);
+      lost.countDown();
+    }
+  }
+
+  @Test
+  void aStreamMovedToAnotherSourceDuringARecordingIsALostMicrophone() throws Exception {
+    FakeServer server = new FakeServer();
+    try (Microphone mic = new Microphone(name -> new SteadyLine((short) 900), null, () -> server)) {
+      awaitOpen(mic);
+      assertThat(mic.deviceName()).isEqualTo("usb-mic");
+      Sink sink = new Sink();
+      assertThat(mic.attach(sink)).isTrue();
+      // PulseAudio unloads the source and moves the stream to a monitor; the line goes on delivering.
+      server.stream = "speaker.monitor";
+      server.defaultSource = "speaker.monitor";
+      server.onChange.run();
+      assertThat(sink.lost.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(sink.reason.get()).isEqualTo("the sound server moved the recording from 'usb-mic' to 'speaker.monitor'");
+    }
+  }
+
+  @Test
+  void whileIdleAStreamOffTheDefaultSourceIsReopenedOnTheNewDefault() throws Exception {
+    FakeServer server = new FakeServer();
+    int[] opens = {0};
+    try (Microphone mic = new Microphone(name -> {
+      opens[0]++;
+      server.stream = server.defaultSource; // a new stream goes to the default, as on PulseAudio
+      return new SteadyLine((short) 900);
+    }, null, () -> server)) {
+      awaitOpen(mic);
+      server.defaultSource = "headset";
+      server.onChange.run();
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!"headset".equals(mic.deviceName()) && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(mic.deviceName()).isEqualTo("headset");
+      assertThat(opens[0]).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void secondsOfExactZerosDuringARecordingAreALostMicrophone() throws Exception {
+    try (Microphone mic = new Microphone(name -> new SteadyLine((short) 0), null)) {
+      awaitOpen(mic);
+      Sink sink = new Sink();
+      assertThat(mic.attach(sink)).isTrue();
+      assertThat(sink.lost.await(Microphone.ZEROS_LOST_MILLIS + 3000, TimeUnit.MILLISECONDS)).isTrue();
+      assertThat(sink.reason.get()).isEqualTo("only digital silence for 4 s: disconnected or muted");
+    }
+  }
+
+  @Test
+  void anyNonZeroSampleEndsARunOfZeros() {
+    assertThat(Microphone.countZeros(10, new float[] {0f, 0f})).isEqualTo(12);
+    assertThat(Microphone.countZeros(10, new float[] {0f, 1e-6f, 0f})).isEqualTo(1);
+  }
+
+  @Test
+  void pactlOutputNamesTheSourceOfThisProcessStream() {
+    String outputs = """
+        Source Output #4
+        \tDriver: protocol-native.c
+        \tSource: 2
+        \tProperties:
+        \t\tapplication.name = "pacat"
+        \t\tapplication.process.id = "77"
+        Source Output #9
+        \tDriver: protocol-native.c
+        \tSource: 3
+        \tProperties:
+        \t\tapplication.name = "ALSA plug-in [java]"
+        \t\tapplication.process.id = "1234"
+        """;
+    String sources = "2\tvmic_sink.monitor\tmodule-null-sink.c\ts16le 1ch 16000Hz\tRUNNING\n"
+        + "3\tvmic\tmodule-remap-source.c\ts16le 1ch 16000Hz\tRUNNING\n";
+    assertThat(PulseSourceWatch.sourceOf(outputs, sources, 1234)).isEqualTo("vmic");
+    assertThat(PulseSourceWatch.sourceOf(outputs, sources, 77)).isEqualTo("vmic_sink.monitor");
+    assertThat(PulseSourceWatch.sourceOf(outputs, sources, 5)).isNull();
+  }
+
+  private static void awaitOpen(Microphone mic) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (mic.activeDevice() == null && System.nanoTime() < until) {
+      Thread.sleep(10);
+    }
+    assertThat(mic.activeDevice()).isNotNull();
+  }
+}
