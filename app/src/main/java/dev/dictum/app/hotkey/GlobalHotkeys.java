@@ -1,7 +1,9 @@
 package dev.dictum.app.hotkey;
 
 import com.github.kwhat.jnativehook.GlobalScreen;
+import com.github.kwhat.jnativehook.NativeInputEvent;
 import com.github.kwhat.jnativehook.NativeHookException;
+import com.github.kwhat.jnativehook.dispatcher.VoidDispatchService;
 import com.github.kwhat.jnativehook.keyboard.NativeKeyEvent;
 import com.github.kwhat.jnativehook.keyboard.NativeKeyListener;
 import com.github.kwhat.jnativehook.mouse.NativeMouseEvent;
@@ -12,9 +14,13 @@ import dev.dictum.app.dictation.KeyboardState;
 import dev.dictum.app.hotkey.HotkeyTracker.Action;
 import dev.dictum.app.hotkey.HotkeyTracker.Event;
 import dev.dictum.app.settings.HotkeySettings;
+import java.lang.reflect.Method;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,45 +29,70 @@ import org.slf4j.LoggerFactory;
  * The global hotkeys through JNativeHook: raw events → {@link HotkeyTracker} → the mode machine →
  * the controller. Events are handled under this object's lock, as are the controller's state
  * changes, so the mode machine and the controller never disagree about whether a recording runs.
- * The hook only listens; it never swallows keys (Escape still reaches the focused window).
+ *
+ * <p>The app's keys do not reach the focused window ({@link GrabPlan}): on X11 through passive
+ * grabs ({@link KeyGrabs}), re-planned whenever the bindings change or a recording starts or
+ * ends; on Windows the hook consumes them ({@link KeySwallower}). A combination another program
+ * holds is reported once through {@code problems} (a notice), and still works through the hook.
  */
 public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GlobalHotkeys.class);
 
+    private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
+
     private final DictationController controller;
+    private final KeyGrabs grabs;
+    private final Consumer<String> problems;
+    private final KeySwallower swallower = new KeySwallower();
+    private final Set<Grab> reported = new HashSet<>(); // guarded by this
+    private Map<Action, Hotkey> bindings; // guarded by this
+    private boolean grabbedForRecording; // guarded by this
     private HotkeyTracker tracker; // guarded by this
     private TriggerModeMachine machine; // guarded by this
     private final NativeKeyListener keys = new NativeKeyListener() {
         @Override
         public void nativeKeyPressed(NativeKeyEvent e) {
-            handle(tracker().onPress(Input.key(e.getKeyCode())));
+            pressed(e, Input.key(e.getKeyCode()));
         }
 
         @Override
         public void nativeKeyReleased(NativeKeyEvent e) {
-            handle(tracker().onRelease(Input.key(e.getKeyCode())));
+            released(e, Input.key(e.getKeyCode()));
         }
     };
     private final NativeMouseListener mouse = new NativeMouseListener() {
         @Override
         public void nativeMousePressed(NativeMouseEvent e) {
-            handle(tracker().onPress(Input.mouse(e.getButton())));
+            pressed(e, Input.mouse(e.getButton()));
         }
 
         @Override
         public void nativeMouseReleased(NativeMouseEvent e) {
-            handle(tracker().onRelease(Input.mouse(e.getButton())));
+            released(e, Input.mouse(e.getButton()));
         }
     };
 
+    /** Hotkeys that only listen (tests, platforms without grabs). */
     public GlobalHotkeys(DictationController controller, HotkeySettings settings) {
+        this(controller, settings, KeyGrabs.NONE, p -> { });
+    }
+
+    /**
+     * @param grabs    keeps the app's combinations from the focused window (X11), or {@link KeyGrabs#NONE}
+     * @param problems told, once per combination, when another program holds one
+     */
+    public GlobalHotkeys(DictationController controller, HotkeySettings settings, KeyGrabs grabs,
+            Consumer<String> problems) {
         this.controller = controller;
+        this.grabs = grabs;
+        this.problems = problems;
         apply(settings);
         controller.addListener(status -> {
             synchronized (this) {
                 if (status.state() != DictationState.RECORDING && !controller.recording()) {
                     machine.recordingEnded(); // ended without the hotkey: device lost, Esc, refused
                 }
+                regrab();
             }
         });
     }
@@ -74,6 +105,10 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     public void start() throws NativeHookException {
         java.util.logging.Logger.getLogger(GlobalScreen.class.getPackage().getName()).setLevel(Level.WARNING);
         java.util.logging.Logger.getLogger(GlobalScreen.class.getPackage().getName()).setUseParentHandlers(false);
+        if (WINDOWS) {
+            // Listeners must run on the hook's own thread for a consumed event to stay consumed.
+            GlobalScreen.setEventDispatcher(new VoidDispatchService());
+        }
         GlobalScreen.registerNativeHook();
         GlobalScreen.addNativeKeyListener(keys);
         GlobalScreen.addNativeMouseListener(mouse);
@@ -87,7 +122,10 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
         putIfSet(b, Action.STOP_AND_ENTER, s.stopAndEnter());
         putIfSet(b, Action.PASTE_LAST, s.pasteLast());
         tracker = new HotkeyTracker(b);
+        bindings = b;
         machine = new TriggerModeMachine(s.mode(), s.tapMillis());
+        grabbedForRecording = !controller.recording(); // forces the grabs to be re-planned
+        regrab();
         if (controller.recording()) {
             machine.assumeRecording(); // an ongoing recording stays stoppable by the next press
         }
@@ -102,6 +140,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
 
     @Override
     public void close() {
+        grabs.close();
         GlobalScreen.removeNativeKeyListener(keys);
         GlobalScreen.removeNativeMouseListener(mouse);
         try {
@@ -113,6 +152,57 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
 
     private synchronized HotkeyTracker tracker() {
         return tracker;
+    }
+
+    /** Holds what {@link GrabPlan} says for the bindings and whether a recording runs now. */
+    private synchronized void regrab() {
+        boolean recording = controller.recording();
+        if (bindings == null || recording == grabbedForRecording) {
+            return;
+        }
+        grabbedForRecording = recording;
+        try {
+            grabs.hold(GrabPlan.grabs(bindings, recording)).forEach((g, why) -> {
+                LOG.warn("cannot keep {} from other windows: {}", g, why);
+                if (reported.add(g)) {
+                    problems.accept(g.hotkey() + " also reaches other windows: " + why
+                            + " (choose another hotkey in Settings)");
+                }
+            });
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("key grabs failed: {}", e.toString()); // the hotkeys still work, only unguarded
+        }
+    }
+
+    private void pressed(NativeInputEvent e, Input input) {
+        boolean recording = controller.recording();
+        List<Event> fired = tracker().onPress(input);
+        if (WINDOWS && swallower.onPress(input, fired, recording)) {
+            consume(e);
+        }
+        handle(fired);
+    }
+
+    private void released(NativeInputEvent e, Input input) {
+        List<Event> fired = tracker().onRelease(input);
+        if (WINDOWS && swallower.onRelease(input)) {
+            consume(e);
+        }
+        handle(fired);
+    }
+
+    /**
+     * Marks the event consumed, so the Windows hook returns 1 and no window gets it. JNativeHook
+     * 2.2 has no public call for this: its documented way is its private {@code setReserved(0x01)}.
+     */
+    private static void consume(NativeInputEvent e) {
+        try {
+            Method m = NativeInputEvent.class.getDeclaredMethod("setReserved", short.class);
+            m.setAccessible(true);
+            m.invoke(e, (short) 0x01);
+        } catch (ReflectiveOperationException | RuntimeException ex) {
+            LOG.debug("cannot consume the event: {}", ex.toString());
+        }
     }
 
     private synchronized void handle(List<Event> events) {

@@ -11,6 +11,7 @@ import dev.dictum.app.engine.BackendSurvey;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.hotkey.GlobalHotkeys;
+import dev.dictum.app.hotkey.KeyGrabs;
 import dev.dictum.app.insert.ClipboardPaste;
 import dev.dictum.app.insert.RobotKeys;
 import dev.dictum.app.insert.TextInserter;
@@ -24,6 +25,7 @@ import dev.dictum.app.platform.SingleInstance;
 import dev.dictum.app.platform.windows.WindowsFocus;
 import dev.dictum.app.platform.windows.WindowsTyper;
 import dev.dictum.app.platform.x11.X11Focus;
+import dev.dictum.app.platform.x11.X11Grabs;
 import dev.dictum.app.platform.x11.X11Typer;
 import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
@@ -171,7 +173,8 @@ public final class DesktopApp implements AppActions {
             control = new ControlWindow(this);
             control.show();
         }
-        hotkeys = new GlobalHotkeys(controller, s.hotkeys());
+        hotkeys = new GlobalHotkeys(controller, s.hotkeys(), keyGrabs(),
+                problem -> notifier().notice(Notifier.Kind.WARNING, problem));
         try {
             hotkeys.start();
         } catch (NativeHookException | UnsatisfiedLinkError e) {
@@ -310,6 +313,18 @@ public final class DesktopApp implements AppActions {
             LOG.warn("focus tracking unavailable: {}", e.getMessage());
         }
         return FocusTracker.NONE;
+    }
+
+    /** X11 passive grabs, so that the app's hotkeys do not also reach the focused window; closed by the hotkeys. */
+    private static KeyGrabs keyGrabs() {
+        try {
+            if (X11Grabs.available()) {
+                return new X11Grabs();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("key grabs unavailable (the hotkeys also reach the focused window): {}", e.getMessage());
+        }
+        return KeyGrabs.NONE;
     }
 
     private UnicodeTyper typer() {

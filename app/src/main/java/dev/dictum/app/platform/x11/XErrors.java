@@ -3,6 +3,7 @@ package dev.dictum.app.platform.x11;
 import com.sun.jna.Function;
 import com.sun.jna.Pointer;
 import java.awt.Toolkit;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,6 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class XErrors {
     private static final Set<Pointer> OURS = ConcurrentHashMap.newKeySet();
+    /** The error code of the last error on each of our displays (BadAccess 10: another client's grab). */
+    private static final Map<Pointer, Integer> LAST = new ConcurrentHashMap<>();
+    /** Offset of {@code error_code} in XErrorEvent on LP64: int type, Display*, XID, unsigned long serial. */
+    private static final int ERROR_CODE_OFFSET = 32;
     private static Xlib.XErrorHandler handler; // a strong reference: JNA callbacks must not be collected
     private static Pointer previous;
 
@@ -28,6 +33,7 @@ final class XErrors {
             Toolkit.getDefaultToolkit(); // AWT first, so that its handler is the one we chain to
             handler = (d, event) -> {
                 if (OURS.contains(d)) {
+                    LAST.put(d, event.getByte(ERROR_CODE_OFFSET) & 0xff);
                     return 0;
                 }
                 Pointer prev = previous;
@@ -39,5 +45,12 @@ final class XErrors {
 
     static void unregister(Pointer display) {
         OURS.remove(display);
+        LAST.remove(display);
+    }
+
+    /** The code of the last error on {@code display} since the previous call (after an XSync), or 0. */
+    static int takeLast(Pointer display) {
+        Integer code = LAST.remove(display);
+        return code == null ? 0 : code;
     }
 }

@@ -34,6 +34,28 @@ interface Xlib extends Library {
 
     int XSetInputFocus(Pointer display, long focus, int revertTo, long time);
 
+    long XDefaultRootWindow(Pointer display);
+
+    long XStringToKeysym(String name);
+
+    /** KeyCode is an unsigned char: mask the result with 0xff; 0 means no key has the symbol. */
+    byte XKeysymToKeycode(Pointer display, long keysym);
+
+    int XGrabKey(Pointer display, int keycode, int modifiers, long grabWindow, int ownerEvents, int pointerMode,
+            int keyboardMode);
+
+    int XUngrabKey(Pointer display, int keycode, int modifiers, long grabWindow);
+
+    int XGrabButton(Pointer display, int button, int modifiers, long grabWindow, int ownerEvents, int eventMask,
+            int pointerMode, int keyboardMode, long confineTo, long cursor);
+
+    int XUngrabButton(Pointer display, int button, int modifiers, long grabWindow);
+
+    int XPending(Pointer display);
+
+    /** {@code event}: room for an XEvent (a 192-byte union on LP64). */
+    int XNextEvent(Pointer display, Pointer event);
+
     /** Xlib's error handler: called for every protocol error of every connection in the process. */
     interface XErrorHandler extends Callback {
         int apply(Pointer display, Pointer errorEvent);

@@ -1,0 +1,32 @@
+package dev.dictum.app.platform.x11;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dictum.app.hotkey.Grab;
+import dev.dictum.app.hotkey.Hotkey;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Needs an X display (e2e-ci.sh runs it under xvfb-run); skipped without one. */
+class X11GrabsTest {
+
+    @Test
+    void aCombinationAnotherClientHoldsIsReportedAndFreedOnesCanBeTaken() {
+        assumeTrue(X11Grabs.available(), "skipped: no X display (DISPLAY is not set)");
+        Grab dictate = new Grab(Hotkey.parse("Ctrl+Alt+Space"), false);
+        Grab cancel = new Grab(Hotkey.parse("Escape"), true);
+        Grab f9 = new Grab(Hotkey.parse("F9"), false);
+        Grab side = new Grab(Hotkey.parse("Ctrl+Mouse4"), false);
+        try (X11Grabs other = new X11Grabs(); X11Grabs ours = new X11Grabs()) {
+            assertThat(other.hold(Set.of(dictate))).isEmpty();
+            assertThat(ours.hold(Set.of(dictate, cancel, f9, side)))
+                    .containsOnlyKeys(dictate).containsValue("another program holds it");
+            // Escape is given back when the recording ends; then the other client may take it.
+            assertThat(ours.hold(Set.of(f9))).isEmpty();
+            assertThat(other.hold(Set.of(dictate, cancel))).isEmpty();
+            other.hold(Set.of());
+            assertThat(ours.hold(Set.of(dictate, f9))).isEmpty();
+        }
+    }
+}
