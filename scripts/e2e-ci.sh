@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# The three end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
+# The end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
 #   1. toy-en sample_01, inserted by paste, after a minute of 20 hotkey taps a second;
 #   2. a toy-multi clip with non-ASCII text (French), inserted by typing;
-#   3. pink noise made with sox: nothing may be inserted.
+#   3. pink noise made with sox: nothing may be inserted;
+#   4. Escape pressed mid-utterance with the hotkey held: nothing inserted, a cancelled history row;
+#   5. the microphone's PulseAudio source unloaded mid-utterance: nothing inserted, a notice, and
+#      the next dictation from a new source exact.
+# Runs 1-3 also end with stop-and-Enter and paste-last (--expect-no-leak): exactly the text, one
+# newline, the text again; no key of the app's reaches the window.
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
 # Then the unit tests that need an X display (skipped by the plain test run) run under xvfb-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=app/target/e2e-desktop
 mkdir -p "$out"
-scripts/e2e-desktop.sh --insert paste --spam 60 testdata/data/toy-en-samples/sample_01.wav
-scripts/e2e-desktop.sh --insert type --model testdata/models/toy-multi/ggml-toy-multi-q8_0.bin \
+scripts/e2e-desktop.sh --expect-no-leak --insert paste --spam 60 testdata/data/toy-en-samples/sample_01.wav
+scripts/e2e-desktop.sh --expect-no-leak --insert type --model testdata/models/toy-multi/ggml-toy-multi-q8_0.bin \
   testdata/data/toy-multi-samples/sample_fr_1.wav
 sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
-scripts/e2e-desktop.sh --insert paste "$out/noise.wav" ""
-echo "e2e: all three desktop runs passed"
+scripts/e2e-desktop.sh --expect-no-leak --insert paste "$out/noise.wav" ""
+scripts/e2e-desktop.sh --cancel-with-escape testdata/data/toy-en-samples/sample_02.wav
+scripts/e2e-desktop.sh --unplug-mic 1.5 testdata/data/toy-en-samples/sample_03.wav
+echo "e2e: all desktop runs passed"
 source scripts/java-env.sh
 xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest' -Dsurefire.failIfNoSpecifiedTests=false
 grep -h "Tests run" app/target/surefire-reports/*X11FocusTest.txt app/target/surefire-reports/*X11GrabsTest.txt

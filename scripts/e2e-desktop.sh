@@ -9,7 +9,8 @@
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
-#                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
+#                               [--no-tray] [--spam SECONDS] [--cancel-with-escape] [--unplug-mic SECONDS]
+#                               [--expect-no-leak] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
@@ -17,6 +18,13 @@
 #   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
 #   hotkey to start and taps it again to stop instead of holding it. --hotkey picks the dictation
 #   hotkey: a combination, a modifier-only one, or the mouse's back side button (X button 8).
+#   --cancel-with-escape presses Escape halfway through the clip, with the hotkey still held: nothing
+#   may arrive and history.db must hold a "CANCELLED" row. --unplug-mic S unloads the virtual
+#   microphone's PulseAudio source S seconds into the clip: nothing may arrive, the app must log and
+#   notify the lost microphone, and after a new source appears the clip dictated again must arrive
+#   exactly. --expect-no-leak ends the dictation with stop-and-Enter (Ctrl+Alt+Enter pressed with the
+#   hotkey held) and then presses paste-last (Ctrl+Alt+V): the window must hold exactly the text, one
+#   newline, the text again, and nothing else (no newline of its own, no paste of its own clipboard).
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -34,6 +42,9 @@ notray=0
 spam=0
 mode=push-to-talk
 hotkey=ctrl+alt+space
+cancel_esc=0
+unplug=""
+noleak=0
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,7 +57,10 @@ while [ $# -gt 0 ]; do
     --spam) spam="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --hotkey) hotkey="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --cancel-with-escape) cancel_esc=1; shift ;;
+    --unplug-mic) unplug="$2"; shift 2 ;;
+    --expect-no-leak) noleak=1; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
@@ -72,7 +86,13 @@ else
   fi
 fi
 [ -f "$wav" ] || { echo "e2e: no such WAV: $wav" >&2; exit 2; }
+spoken="$expected" # what the clip says; a cancelled or unplugged dictation must insert none of it
+if [ "$cancel_esc" = 1 ] || [ -n "$unplug" ]; then expected=""; fi
+expected_window="$expected"
 [ -e "$model" ] || { echo "e2e: no such model: $model" >&2; exit 2; }
+if [ "$cancel_esc" = 1 ] || [ -n "$unplug" ]; then
+  [ "$mode" = push-to-talk ] && [ "$hotkey" = ctrl+alt+space ] || { echo "e2e: --cancel-with-escape and --unplug-mic hold Ctrl+Alt+Space in push-to-talk" >&2; exit 2; }
+fi
 label="$(basename "$wav" .wav)-$insert"
 shots="${shots:-$repo/app/target/e2e-desktop/$label}"
 mkdir -p "$shots"
@@ -163,7 +183,7 @@ pids+=($!)
 wait_for 10 pactl info || fail "PulseAudio did not start (see $work/pulse.log)"
 pactl load-module module-null-sink sink_name=speaker >/dev/null
 pactl load-module module-null-sink sink_name=vmic_sink rate=16000 channels=1 format=s16le >/dev/null
-pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic >/dev/null
+vmic_module="$(pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic)"
 pactl set-default-sink speaker
 pactl set-default-source vmic
 # Zeros keep the virtual microphone flowing, as a real one does (otherwise its first read blocks ~2 s).
@@ -280,11 +300,26 @@ if [ "$mode" = push-to-talk ]; then press; else tap; fi
 sleep 0.3
 ( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; import -window root "$shots/indicator-full.png"; xwininfo -root -tree >"$work/tree-indicator.txt" ) &
 shot=$!
+if [ "$cancel_esc" = 1 ]; then
+  # Escape halfway through, with Ctrl+Alt+Space still held (so the server sees Ctrl+Alt+Escape).
+  ( sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"; xdotool key --delay 0 Escape ) &
+  canceller=$!
+fi
+if [ -n "$unplug" ]; then
+  ( sleep "$unplug"; pactl unload-module "$vmic_module"; date +%s%N >"$work/unplugged" ) &
+  unplugger=$!
+fi
 paplay --device=vmic_sink "$wav"
 sleep 0.4
 wait "$shot" || true
+[ "$cancel_esc" = 0 ] || wait "$canceller"
+[ -z "$unplug" ] || wait "$unplugger"
 release_ns=$(date +%s%N)
-if [ "$mode" = push-to-talk ]; then release; else tap; fi
+if [ "$noleak" = 1 ] && [ "$mode" = push-to-talk ] && [ "$hotkey" = ctrl+alt+space ]; then
+  xdotool key --delay 0 Return # Ctrl+Alt+Return with the hotkey held: stop, insert, press Enter
+  release
+  expected_window="$expected${expected:+$'\n'}"
+elif [ "$mode" = push-to-talk ]; then release; else tap; fi
 # Crop around the indicator (Dictum names its window), with a margin.
 ind="$(awk '/"dictum-indicator"/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+x[0-9]+\+-?[0-9]+\+-?[0-9]+$/) {
     split($i, a, /[x+]/); print a[1] + 48, a[2] + 48, a[3] - 24, a[4] - 24 } }' "$work/tree-indicator.txt" | head -1 || true)"
@@ -295,23 +330,24 @@ fi
 log "$mode with $hotkey_setting: recording stopped after $(awk -v d="$duration" 'BEGIN {print d + 0.7}') s of holding"
 
 # ---- the outcome
-outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short" | tail -1; }
+outcome() { tail -n +"$((mark + 1))" "$applog" | grep -E "release-to-text|nothing inserted|transcription failed|insertion failed|too short|recording cancelled|recording stopped: microphone" | tail -1; }
 has_outcome() { [ -n "$(outcome)" ]; }
 wait_for 120 has_outcome || fail "no outcome from the app in 120 s"
+window_text() { cat "$typed"; printf x; } # with its trailing newlines (the x keeps them from $(...))
+typed_is() { [ "$(window_text)" = "${1}x" ]; }
 if [ -n "$expected" ]; then
-  typed_is() { [ "$(cat "$typed")" = "$1" ]; }
-  wait_for 20 typed_is "$expected" || true
+  wait_for 20 typed_is "$expected_window" || true
   arrived_ns=$(date +%s%N)
   sleep 1.5 # anything extra (a stray space, a second paste) would arrive by now
 fi
 sleep 0.5
-got="$(cat "$typed")"
+got="$(window_text)"; got="${got%x}"
 clip_after="$(xclip -o -selection clipboard 2>/dev/null || true)"
 result="$(outcome)"
 log "app: ${result#* }"
 import -window root "$shots/after-full.png"
-if [ "$got" != "$expected" ]; then
-  fail "expected [$expected], the window holds [$got]"
+if [ "$got" != "$expected_window" ]; then
+  fail "expected [$expected_window], the window holds [$got]"
 fi
 if [ "$clip_after" != "$clip_before" ]; then
   fail "the clipboard holds [$clip_after], not [$clip_before]"
@@ -320,6 +356,50 @@ fi
 ls "$XDG_DATA_HOME"/dictum/recordings/dictation-*.wav >/dev/null 2>&1 || fail "no WAV in the recordings folder"
 if [ -n "$expected" ] && grep -qF "$expected" "$applog"; then
   fail "the transcript is in the log although logging transcripts is off"
+fi
+# ---- cancel: nothing inserted, the recording kept in the history as cancelled
+if [ "$cancel_esc" = 1 ]; then
+  grep -q "recording cancelled" <(tail -n +"$((mark + 1))" "$applog") || fail "Escape did not cancel the recording"
+  rows="$(sqlite3 "$XDG_DATA_HOME/dictum/history.db" "SELECT count(*) FROM dictation WHERE status='CANCELLED' AND wav_path IS NOT NULL")"
+  [ "$rows" -ge 1 ] || fail "history.db has no cancelled row with its recording"
+  log "cancel: Escape with Ctrl+Alt held cancelled; nothing arrived; history.db holds the cancelled recording"
+fi
+# ---- unplug: nothing inserted, the lost microphone named; a new source dictates exactly
+if [ -n "$unplug" ]; then
+  lost="$(tail -n +"$((mark + 1))" "$applog" | grep -m1 "notice: Microphone .* was lost" || true)"
+  [ -n "$lost" ] || fail "no notice of the lost microphone in the app log"
+  log "unplug: ${lost#*notice: }"
+  pactl load-module module-null-sink sink_name=vmic2_sink rate=16000 channels=1 format=s16le >/dev/null
+  pactl load-module module-remap-source master=vmic2_sink.monitor source_name=vmic2 >/dev/null
+  pactl set-default-source vmic2
+  pacat --playback --device=vmic2_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
+    2>>"$work/pacat.log" &
+  pids+=($!)
+  following() { tail -n +"$((mark + 1))" "$applog" | grep -q "recording from .*(source vmic2)"; }
+  wait_for 10 following || fail "the app did not move to the new default source vmic2"
+  sleep 0.5
+  mark=$(wc -l <"$applog")
+  press
+  sleep 0.3
+  paplay --device=vmic2_sink "$wav"
+  sleep 0.4
+  release
+  wait_for 120 has_outcome || fail "no outcome from the dictation after the new source appeared"
+  wait_for 20 typed_is "$spoken" || fail "after the new source, expected [$spoken], the window holds [$(cat "$typed")]"
+  log "unplug: the next dictation, from the new source vmic2, arrived exactly"
+fi
+# ---- no leak: paste-last must insert the last text and nothing of the window's own (no paste of its clipboard)
+if [ "$noleak" = 1 ]; then
+  mark=$(wc -l <"$applog")
+  xdotool key --delay 0 ctrl+alt+v
+  if [ -n "$expected" ]; then
+    wait_for 20 typed_is "$expected_window$expected" || true
+    expected_window="$expected_window$expected"
+  fi
+  sleep 1.5
+  got="$(window_text)"; got="${got%x}"
+  [ "$got" = "$expected_window" ] || fail "after stop-and-Enter and paste-last, expected [$expected_window], the window holds [$got]"
+  log "no leak: stop-and-Enter gave one newline after the text, paste-last the text again, nothing else reached the window"
 fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"

@@ -282,8 +282,10 @@ public final class Microphone implements AudioSource, AutoCloseable {
       if (def != null && !def.equals(now) && sink == null) {
         LOG.info("the default source is now {}: reopening (the stream is on {})", def, now);
         reopen = true;
-      } else if (now != null) {
+      } else if (now != null && !now.equals(source)) {
+        LOG.info("recording from {} (source {}): the sound server moved the stream", activeName, now);
         source = now;
+        lastName = now;
       }
     }
   }
