@@ -81,6 +81,7 @@ final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity 
                 unusable.add(api + ": " + verdict);
             }
         }
+        HotkeyReport.print(out);
         out.println();
         if (usable.isEmpty()) {
             out.println("backend: no GPU runtime was usable, so the CPU is used: " + new CpuBackend().name());

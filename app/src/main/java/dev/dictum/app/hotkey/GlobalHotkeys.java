@@ -116,11 +116,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
 
     /** New bindings or mode (from the settings); takes effect at once. */
     public synchronized void apply(HotkeySettings s) {
-        Map<Action, Hotkey> b = new EnumMap<>(Action.class);
-        b.put(Action.DICTATE, Hotkey.parse(s.dictate()));
-        putIfSet(b, Action.CANCEL, s.cancel());
-        putIfSet(b, Action.STOP_AND_ENTER, s.stopAndEnter());
-        putIfSet(b, Action.PASTE_LAST, s.pasteLast());
+        Map<Action, Hotkey> b = bindings(s);
         tracker = new HotkeyTracker(b);
         bindings = b;
         machine = new TriggerModeMachine(s.mode(), s.tapMillis());
@@ -250,6 +246,16 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
             case CANCEL -> controller.cancel();
             case NONE -> { }
         }
+    }
+
+    /** The combination of each action that has one. */
+    static Map<Action, Hotkey> bindings(HotkeySettings s) {
+        Map<Action, Hotkey> b = new EnumMap<>(Action.class);
+        b.put(Action.DICTATE, Hotkey.parse(s.dictate()));
+        putIfSet(b, Action.CANCEL, s.cancel());
+        putIfSet(b, Action.STOP_AND_ENTER, s.stopAndEnter());
+        putIfSet(b, Action.PASTE_LAST, s.pasteLast());
+        return b;
     }
 
     private static void putIfSet(Map<Action, Hotkey> b, Action a, String text) {

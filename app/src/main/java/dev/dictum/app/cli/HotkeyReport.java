@@ -1,0 +1,28 @@
+package dev.dictum.app.cli;
+
+import dev.dictum.app.hotkey.HotkeyCheck;
+import dev.dictum.app.platform.AppDirs;
+import dev.dictum.app.platform.x11.X11Grabs;
+import dev.dictum.app.settings.SettingsStore;
+import java.io.PrintWriter;
+
+/** The doctor's "Hotkeys" section: whether another program holds one of the user's hotkeys (X11). */
+final class HotkeyReport {
+    private HotkeyReport() {
+    }
+
+    static void print(PrintWriter out) {
+        out.println();
+        out.println("Hotkeys");
+        if (!X11Grabs.available()) {
+            out.println("  not checked: no X11 display (DISPLAY is not set, or not Linux)");
+            return;
+        }
+        try (X11Grabs grabs = new X11Grabs()) {
+            var hotkeys = new SettingsStore(AppDirs.forCurrentUser().settingsFile()).load().settings().hotkeys();
+            HotkeyCheck.lines(hotkeys, grabs).forEach(l -> out.println("  " + l));
+        } catch (RuntimeException | LinkageError e) {
+            out.println("  not checked: " + OneLineErrors.describe(e));
+        }
+    }
+}
