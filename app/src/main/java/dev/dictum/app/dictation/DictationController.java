@@ -68,7 +68,7 @@ public final class DictationController implements AutoCloseable {
     private boolean inserting; // guarded by this
     private Status published = new Status(DictationState.IDLE, false);
     private volatile String lastText;
-    private volatile TargetWindow lastTarget;
+    private volatile LeadingSpace.Previous lastInsertion;
     private volatile HistoryEntry lastFailed;
 
     public DictationController(Parts parts) {
@@ -432,7 +432,7 @@ public final class DictationController implements AutoCloseable {
             Settings s = p.settings().get();
             long at = p.output().insert(text, s.insertion(), enterAfter || s.insertion().enterAfter());
             lastText = text;
-            lastTarget = target;
+            lastInsertion = new LeadingSpace.Previous(text, target, System.currentTimeMillis());
             return at;
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
@@ -455,11 +455,10 @@ public final class DictationController implements AutoCloseable {
         insert(text, p.focus().focused(), enter);
     }
 
-    /** A space first when the previous dictation into the same window ended a sentence. */
+    /** A space first when the previous dictation into the same window ended a sentence ({@link LeadingSpace}). */
     private String withLeadingSpace(Settings s, String text, TargetWindow target) {
-        String prev = lastText;
-        if (s.insertion().leadingSpace() && prev != null && target.id() != 0 && target.equals(lastTarget)
-                && prev.strip().matches("(?s).*[.!?…。！？]$")) {
+        if (s.insertion().leadingSpace() && LeadingSpace.needed(lastInsertion, target, System.currentTimeMillis(),
+                p.keyboard().lastEditMillis())) {
             return " " + text;
         }
         return text;

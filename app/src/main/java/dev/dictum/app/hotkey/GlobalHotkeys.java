@@ -47,6 +47,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     private final Set<Grab> reported = new HashSet<>(); // guarded by this
     private Map<Action, Hotkey> bindings; // guarded by this
     private boolean grabbedForRecording; // guarded by this
+    private volatile long lastEditMillis;
     private HotkeyTracker tracker; // guarded by this
     private TriggerModeMachine machine; // guarded by this
     private final NativeKeyListener keys = new NativeKeyListener() {
@@ -172,11 +173,20 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
 
     private void pressed(NativeInputEvent e, Input input) {
         boolean recording = controller.recording();
-        List<Event> fired = tracker().onPress(input);
+        HotkeyTracker t = tracker();
+        List<Event> fired = t.onPress(input);
         if (WINDOWS && swallower.onPress(input, fired, recording)) {
             consume(e);
         }
+        if (fired.isEmpty() && input.modifier() == null && !t.isTrigger(input)) {
+            lastEditMillis = System.currentTimeMillis(); // typing, Backspace, a click: the field may have changed
+        }
         handle(fired);
+    }
+
+    @Override
+    public long lastEditMillis() {
+        return lastEditMillis;
     }
 
     private void released(NativeInputEvent e, Input input) {

@@ -97,6 +97,11 @@ public final class HotkeyTracker {
         return active.contains(action);
     }
 
+    /** Whether the input completes one of the bound combinations (its key, not a modifier). */
+    public boolean isTrigger(Input input) {
+        return bindings.values().stream().anyMatch(h -> input.equals(h.trigger()));
+    }
+
     /** Whether a modifier key is down now (a paste keystroke sent now would become another shortcut). */
     public synchronized boolean modifiersHeld() {
         return !heldModifiers().isEmpty();

@@ -5,6 +5,7 @@ import com.github.kwhat.jnativehook.NativeHookException;
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationState;
 import dev.dictum.app.dictation.FocusTracker;
+import dev.dictum.app.dictation.KeyboardState;
 import dev.dictum.app.dictation.Notifier;
 import dev.dictum.app.dictation.RecordingsFolder;
 import dev.dictum.app.engine.BackendSurvey;
@@ -155,7 +156,7 @@ public final class DesktopApp implements AppActions {
         clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), typer());
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
-                focus, () -> hotkeys != null && hotkeys.modifiersHeld(), new RecordingsFolder(dirs.recordings()),
+                focus, keyboard(), new RecordingsFolder(dirs.recordings()),
                 history, notifier()));
         controller.addListener(status -> {
             switch (status.state()) {
@@ -313,6 +314,21 @@ public final class DesktopApp implements AppActions {
             LOG.warn("focus tracking unavailable: {}", e.getMessage());
         }
         return FocusTracker.NONE;
+    }
+
+    /** The hotkeys' view of the keyboard, once they exist (they are made after the controller). */
+    private KeyboardState keyboard() {
+        return new KeyboardState() {
+            @Override
+            public boolean modifiersHeld() {
+                return hotkeys != null && hotkeys.modifiersHeld();
+            }
+
+            @Override
+            public long lastEditMillis() {
+                return hotkeys == null ? 0 : hotkeys.lastEditMillis();
+            }
+        };
     }
 
     /** X11 passive grabs, so that the app's hotkeys do not also reach the focused window; closed by the hotkeys. */

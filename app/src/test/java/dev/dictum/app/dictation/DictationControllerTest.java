@@ -37,6 +37,7 @@ class DictationControllerTest {
     final List<String> notices = new CopyOnWriteArrayList<>();
     final AtomicReference<TargetWindow> window = new AtomicReference<>(TargetWindow.UNKNOWN);
     final AtomicReference<Settings> settings = new AtomicReference<>(Settings.defaults());
+    volatile long lastEdit;
     HistoryStore history;
     DictationController controller;
 
@@ -92,7 +93,17 @@ class DictationControllerTest {
                     public boolean refocus(TargetWindow w) {
                         return true;
                     }
-                }, KeyboardState.NONE, new RecordingsFolder(dir.resolve("rec")), history,
+                }, new KeyboardState() {
+                    @Override
+                    public boolean modifiersHeld() {
+                        return false;
+                    }
+
+                    @Override
+                    public long lastEditMillis() {
+                        return lastEdit;
+                    }
+                }, new RecordingsFolder(dir.resolve("rec")), history,
                 (kind, message) -> notices.add(message)));
         return controller;
     }
@@ -338,7 +349,20 @@ class DictationControllerTest {
         mic.play(a);
         controller.stop(false);
         awaitIdle();
+        // Back in the editor, the user clears the field (Ctrl+A, Backspace) before dictating again.
+        window.set(new TargetWindow(7, "editor"));
+        controller.start();
+        mic.play(b);
+        controller.stop(false);
+        awaitIdle();
+        Thread.sleep(LeadingSpace.OWN_KEYS_MILLIS + 50);
+        lastEdit = System.currentTimeMillis();
+        controller.start();
+        mic.play(a);
+        controller.stop(false);
+        awaitIdle();
         assertThat(inserted).containsExactly("We are out of cheese and tea.",
-                " Tell Mark that I will be 9 minutes late.", "We are out of cheese and tea.");
+                " Tell Mark that I will be 9 minutes late.", "We are out of cheese and tea.",
+                "Tell Mark that I will be 9 minutes late.", "We are out of cheese and tea.");
     }
 }
