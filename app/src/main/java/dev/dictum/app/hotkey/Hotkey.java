@@ -9,6 +9,8 @@ import java.util.Set;
 /**
  * A key combination: modifiers plus at most one other key or mouse button. With no such trigger
  * it is a modifier-only combination (Ctrl+Super), pressed when exactly those modifiers are held.
+ * The trigger may be one side's modifier key ("RightCtrl", "RightAlt"): a single spare key that
+ * people map a mouse or macro button to; the other side's key stays a plain modifier.
  *
  * @param modifiers held for the combination (exactly these: Ctrl+Shift+Space is not Ctrl+Space)
  * @param trigger   the key or button that completes it, or null for a modifier-only combination
@@ -20,8 +22,8 @@ public record Hotkey(Set<Modifier> modifiers, Input trigger) {
         if (trigger == null && modifiers.isEmpty()) {
             throw new IllegalArgumentException("a hotkey needs at least one key");
         }
-        if (trigger != null && trigger.modifier() != null) {
-            throw new IllegalArgumentException("a modifier cannot be the trigger key");
+        if (trigger != null && trigger.modifier() != null && modifiers.contains(trigger.modifier())) {
+            throw new IllegalArgumentException(trigger.displayName() + " is itself " + trigger.modifier().display());
         }
     }
 
@@ -42,7 +44,7 @@ public record Hotkey(Set<Modifier> modifiers, Input trigger) {
             if (part.isEmpty()) {
                 throw new IllegalArgumentException("'" + text + "': empty key name (write Ctrl+Alt+Space)");
             }
-            Modifier m = Modifier.ofName(part);
+            Modifier m = KeyNames.isSideName(part) ? null : Modifier.ofName(part);
             Input input = m != null ? null : input(part);
             if (m != null) {
                 if (!mods.add(m)) {
@@ -60,6 +62,10 @@ public record Hotkey(Set<Modifier> modifiers, Input trigger) {
         if (trigger != null && trigger.kind() == Input.Kind.MOUSE && trigger.code() <= 2 && mods.isEmpty()) {
             throw new IllegalArgumentException("'" + text + "': the left and right mouse buttons alone would"
                     + " fire on every click; add a modifier or use Mouse4/Mouse5");
+        }
+        if (trigger != null && trigger.modifier() != null && mods.contains(trigger.modifier())) {
+            throw new IllegalArgumentException("'" + text + "': " + trigger.displayName() + " is itself "
+                    + trigger.modifier().display());
         }
         return new Hotkey(mods, trigger);
     }
@@ -96,7 +102,15 @@ public record Hotkey(Set<Modifier> modifiers, Input trigger) {
     /** Whether the input takes part in this combination. */
     public boolean uses(Input input) {
         Modifier m = input.modifier();
-        return m != null ? modifiers.contains(m) : input.equals(trigger);
+        return input.equals(trigger) || m != null && modifiers.contains(m);
+    }
+
+    /**
+     * Modifier-only, or triggered by one side's modifier key: other keys pressed while it is held
+     * mean a shortcut (RightCtrl+C), not dictation.
+     */
+    public boolean modifierLike() {
+        return trigger == null || trigger.modifier() != null;
     }
 
     /** The canonical text: modifiers in a fixed order, then the trigger ("Ctrl+Alt+Space"). */

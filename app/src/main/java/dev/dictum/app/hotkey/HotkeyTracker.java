@@ -50,20 +50,22 @@ public final class HotkeyTracker {
         List<Event> out = new ArrayList<>(1);
         if (input.modifier() == null) {
             for (Action a : List.copyOf(active)) {
-                if (bindings.get(a).modifierOnly()) {
+                if (bindings.get(a).modifierLike()) {
                     active.remove(a);
                     out.add(new Event(a, false, true));
                 }
             }
         }
-        Set<Modifier> mods = heldModifiers();
         for (Map.Entry<Action, Hotkey> b : bindings.entrySet()) {
             Hotkey h = b.getValue();
+            // A side modifier as the trigger (RightCtrl) does not count as its own modifier.
+            Set<Modifier> mods = heldModifiersExcept(h.trigger() != null && h.trigger().modifier() != null ? h.trigger() : null);
             boolean modsMatch = b.getKey() == Action.CANCEL ? mods.containsAll(h.modifiers()) : h.modifiers().equals(mods);
             if (active.contains(b.getKey()) || !modsMatch) {
                 continue;
             }
-            boolean completes = h.modifierOnly() ? input.modifier() != null && noOtherKeyHeld() : input.equals(h.trigger());
+            boolean completes = h.modifierOnly() ? input.modifier() != null && noOtherKeyHeld()
+                    : input.equals(h.trigger()) && (input.modifier() == null || noOtherKeyHeld());
             if (completes) {
                 active.add(b.getKey());
                 out.add(new Event(b.getKey(), true, false));
@@ -108,9 +110,13 @@ public final class HotkeyTracker {
     }
 
     private Set<Modifier> heldModifiers() {
+        return heldModifiersExcept(null);
+    }
+
+    private Set<Modifier> heldModifiersExcept(Input except) {
         EnumSet<Modifier> mods = EnumSet.noneOf(Modifier.class);
         for (Input i : held) {
-            if (i.modifier() != null) {
+            if (i.modifier() != null && !i.equals(except)) {
                 mods.add(i.modifier());
             }
         }

@@ -2,7 +2,6 @@ package dev.dictum.app.hotkey;
 
 import com.github.kwhat.jnativehook.keyboard.NativeKeyEvent;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +17,7 @@ final class KeyNames {
 
     static {
         for (Field f : NativeKeyEvent.class.getFields()) {
-            if (f.getName().startsWith("VC_") && f.getType() == int.class && Modifier.isStatic(f.getModifiers())
+            if (f.getName().startsWith("VC_") && f.getType() == int.class && java.lang.reflect.Modifier.isStatic(f.getModifiers())
                     && !f.getName().equals("VC_UNDEFINED")) {
                 try {
                     int code = f.getInt(null);
@@ -30,6 +29,15 @@ final class KeyNames {
                 }
             }
         }
+        // One side of a modifier, as a key of its own (a hotkey of a single key: RightCtrl, RightAlt).
+        side("LeftCtrl", 0x001D, "LCtrl", "LeftControl", "ControlL", "CtrlL");
+        side("RightCtrl", 0x0E1D, "RCtrl", "RightControl", "ControlR", "CtrlR");
+        side("LeftAlt", 0x0038, "LAlt", "AltL");
+        side("RightAlt", 0x0E38, "RAlt", "AltR", "AltGr");
+        side("LeftShift", 0x002A, "LShift", "ShiftL");
+        side("RightShift", 0x0036, "RShift", "ShiftR");
+        side("LeftSuper", 0x0E5B, "LSuper", "LeftWin", "LeftMeta", "SuperL");
+        side("RightSuper", 0x0E5C, "RSuper", "RightWin", "RightMeta", "SuperR");
         alias("Esc", NativeKeyEvent.VC_ESCAPE);
         alias("Return", NativeKeyEvent.VC_ENTER);
         alias("Del", NativeKeyEvent.VC_DELETE);
@@ -51,6 +59,22 @@ final class KeyNames {
 
     static String name(int code) {
         return BY_CODE.getOrDefault(code, "Key" + code);
+    }
+
+    /** A modifier key of one side: its display name wins over the hook's generic "Control", "Meta". */
+    private static void side(String name, int code, String... aliases) {
+        BY_NAME.put(normalise(name), code);
+        BY_CODE.put(code, name);
+        for (String a : aliases) {
+            BY_NAME.put(normalise(a), code);
+        }
+    }
+
+    /** Whether the name is one side's modifier key ("RightCtrl"), not the modifier itself ("Ctrl"). */
+    static boolean isSideName(String name) {
+        int code = code(name);
+        return code >= 0 && Modifier.ofKeyCode(code) != null && !normalise(name).matches(
+                "ctrl|control|ctl|alt|option|opt|shift|super|win|windows|meta|cmd|command");
     }
 
     private static void alias(String name, int code) {

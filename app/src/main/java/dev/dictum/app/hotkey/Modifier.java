@@ -41,7 +41,7 @@ public enum Modifier {
     static Modifier ofName(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "ctrl", "control", "ctl" -> CTRL;
-            case "alt", "option", "opt", "altgr" -> ALT;
+            case "alt", "option", "opt" -> ALT;
             case "shift" -> SHIFT;
             case "super", "win", "windows", "meta", "cmd", "command" -> SUPER;
             default -> null;

@@ -37,6 +37,24 @@ class HotkeyParseTest {
     }
 
     @Test
+    void anySingleKeyIncludingF13ToF24AndOneSideOfAModifier() {
+        assertThat(Hotkey.parse("F13").trigger()).isEqualTo(Input.key(NativeKeyEvent.VC_F13));
+        assertThat(Hotkey.parse("f24")).hasToString("F24");
+        assertThat(Hotkey.parse("Pause").modifiers()).isEmpty();
+        Hotkey right = Hotkey.parse("RightCtrl");
+        assertThat(right.modifiers()).isEmpty();
+        assertThat(right.trigger()).isEqualTo(Input.key(0x0E1D));
+        assertThat(right).hasToString("RightCtrl");
+        assertThat(Hotkey.parse(right.toString())).isEqualTo(right);
+        assertThat(Hotkey.parse("AltGr")).hasToString("RightAlt");
+        assertThat(Hotkey.parse("Right Shift")).hasToString("RightShift");
+        assertThat(Hotkey.parse("RightWin")).hasToString("RightSuper");
+        assertThat(Hotkey.parse("Shift+RightCtrl")).hasToString("Shift+RightCtrl");
+        assertThat(Hotkey.parse("Ctrl")).isEqualTo(new Hotkey(Set.of(Modifier.CTRL), null)); // still the modifier
+        assertThat(Hotkey.problem("Ctrl+RightCtrl")).contains("RightCtrl is itself Ctrl");
+    }
+
+    @Test
     void badTextGivesTheReason() {
         assertThat(Hotkey.problem("Ctrl+Alt+Space")).isNull();
         assertThat(Hotkey.problem("Ctrl+Spcae")).isEqualTo("'Ctrl+Spcae': unknown key 'Spcae'");

@@ -112,6 +112,33 @@ class HotkeyTrackerTest {
     }
 
     @Test
+    void oneSideOfAModifierAsASingleKeyHotkey() {
+        Input rightCtrl = Input.key(0x0E1D);
+        HotkeyTracker m = new HotkeyTracker(Map.of(DICTATE, Hotkey.parse("RightCtrl"),
+                CANCEL, Hotkey.parse("Escape")));
+        assertThat(m.onPress(CTRL)).isEmpty(); // the left Ctrl stays an ordinary modifier
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_C))).isEmpty();
+        m.reset();
+        assertThat(m.onPress(rightCtrl)).containsExactly(new Event(DICTATE, true, false));
+        assertThat(m.modifiersHeld()).isTrue(); // the insertion waits for it to be released
+        assertThat(m.onRelease(rightCtrl)).containsExactly(new Event(DICTATE, false, false));
+        m.onPress(rightCtrl);
+        // Escape with it held cancels twice over: as the cancel key, and as a key that breaks the combination.
+        assertThat(m.onPress(ESC)).containsExactly(new Event(DICTATE, false, true), new Event(CANCEL, true, false));
+        m.reset();
+        // RightCtrl+C is a shortcut, not dictation: the combination is interrupted.
+        m.onPress(rightCtrl);
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_C))).containsExactly(new Event(DICTATE, false, true));
+    }
+
+    @Test
+    void f13AloneIsAHotkey() {
+        HotkeyTracker m = new HotkeyTracker(Map.of(DICTATE, Hotkey.parse("F13")));
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_F13))).containsExactly(new Event(DICTATE, true, false));
+        assertThat(m.onRelease(Input.key(NativeKeyEvent.VC_F13))).containsExactly(new Event(DICTATE, false, false));
+    }
+
+    @Test
     void aReleaseWithoutAPressIsIgnored() {
         assertThat(t.onRelease(SPACE)).isEmpty();
     }
