@@ -8,6 +8,6 @@ public enum HistoryStatus {
     FAILED,
     /** Nobody spoke (the VAD or the model's no-speech gate): nothing was inserted. */
     EMPTY,
-    /** The user cancelled while recording: nothing was inserted; the WAV is kept to transcribe again. */
+    /** The user cancelled the recording: nothing was inserted; the WAV is kept and can be transcribed again. */
     CANCELLED
 }

@@ -85,7 +85,6 @@ public final class HistoryWindow {
                 Ui.<HistoryEntry>column("Time", 130, e -> TIME.format(e.time())),
                 Ui.<HistoryEntry>column("Length", 70, e -> seconds(e.durationMillis())),
                 Ui.<HistoryEntry>column("Text", 330, e -> e.status() == HistoryStatus.FAILED ? "Failed: " + e.error()
-                        : e.status() == HistoryStatus.CANCELLED ? "(cancelled: choose Transcribe again)"
                         : e.text().isEmpty() ? "(no speech)" : e.text()),
                 Ui.<HistoryEntry>column("Model", 130, HistoryEntry::model),
                 Ui.<HistoryEntry>column("Backend", 70, e -> e.backend() == null ? "" : e.backend().toUpperCase(Locale.ROOT)),
