@@ -51,7 +51,14 @@ public final class DictationController implements AutoCloseable {
          */
         default void partial(String text) {
         }
+
+        /** A recording ended (for the sound cues): released or stopped, cancelled, or its microphone lost. */
+        default void recordingEnded(Ending how) {
+        }
     }
+
+    /** How a recording ended, as {@link Listener#recordingEnded} tells it. */
+    public enum Ending { STOPPED, CANCELLED, LOST }
 
     /** Everything the loop talks to. {@code history} is null when the history cannot be opened. */
     public record Parts(Supplier<Settings> settings, AudioSource audio, EngineProvider engines, TextOutput output,
@@ -139,6 +146,7 @@ public final class DictationController implements AutoCloseable {
             r.enterAfter = enterAfter;
             queued++;
         }
+        ended(Ending.STOPPED);
         publish();
         worker.execute(() -> {
             try {
@@ -166,6 +174,7 @@ public final class DictationController implements AutoCloseable {
             return false;
         }
         LOG.info("recording cancelled");
+        ended(Ending.CANCELLED);
         p.notifier().notice(Notifier.Kind.INFO, "Recording cancelled: nothing inserted");
         keepUnused(r, HistoryStatus.CANCELLED, null);
         return true;
@@ -301,6 +310,7 @@ public final class DictationController implements AutoCloseable {
         if (end() != r) {
             return;
         }
+        ended(Ending.LOST);
         String mic = p.audio().deviceName();
         LOG.warn("recording stopped: microphone {} lost ({})", mic, r.lostReason);
         p.notifier().notice(Notifier.Kind.WARNING, "Microphone \"" + mic + "\" was lost (" + r.lostReason
@@ -489,6 +499,12 @@ public final class DictationController implements AutoCloseable {
     private String backendName() {
         DictationEngine e = p.engines().ready();
         return e == null ? null : e.backendName().toLowerCase(Locale.ROOT);
+    }
+
+    private void ended(Ending how) {
+        for (Listener l : listeners) {
+            l.recordingEnded(how);
+        }
     }
 
     private void publish() {

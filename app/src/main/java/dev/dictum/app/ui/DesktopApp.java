@@ -12,6 +12,8 @@ import dev.dictum.app.engine.BackendSurvey;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.hotkey.GlobalHotkeys;
+import dev.dictum.app.sound.CueSound;
+import dev.dictum.app.sound.SoundCues;
 import dev.dictum.app.hotkey.KeyGrabs;
 import dev.dictum.app.insert.ClipboardPaste;
 import dev.dictum.app.insert.RobotKeys;
@@ -76,6 +78,9 @@ public final class DesktopApp implements AppActions {
     private HistoryStore history;
     private DictationController controller;
     private GlobalHotkeys hotkeys;
+    private SoundCues sounds;
+    private final java.util.concurrent.atomic.AtomicBoolean recordingShown = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean taught = new java.util.concurrent.atomic.AtomicBoolean();
     private Indicator indicator;
     private Tray tray;
     private ControlWindow control;
@@ -123,6 +128,7 @@ public final class DesktopApp implements AppActions {
         Platform.startup(() -> { });
         indicator = new Indicator();
         indicator.setEnabled(s.general().showIndicator());
+        indicator.speechThreshold(s.audio().speechThresholdDb());
 
         mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
         mic.onLevel(db -> {
@@ -144,6 +150,7 @@ public final class DesktopApp implements AppActions {
                 notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
             } else if (st.phase() == EngineManager.Phase.READY) {
                 notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+                teachOnFirstRun();
             }
         });
         try {
@@ -158,13 +165,38 @@ public final class DesktopApp implements AppActions {
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
                 focus, keyboard(), new RecordingsFolder(dirs.recordings()),
                 history, notifier()));
-        controller.addListener(status -> {
-            switch (status.state()) {
-                case RECORDING -> indicator.recording(hint());
-                case TRANSCRIBING, INSERTING -> indicator.transcribing(engines.state().model());
-                case IDLE -> indicator.idle();
+        sounds = new SoundCues(() -> settings.current().audio());
+        closeLast.add(sounds);
+        controller.addListener(new DictationController.Listener() {
+            @Override
+            public void changed(DictationController.Status status) {
+                switch (status.state()) {
+                    case RECORDING -> {
+                        if (recordingShown.compareAndSet(false, true)) {
+                            sounds.play(CueSound.START);
+                        }
+                        indicator.recording(hint());
+                    }
+                    case TRANSCRIBING, INSERTING -> indicator.transcribing(engines.state().model());
+                    case IDLE -> indicator.idle();
+                }
+                refreshViews();
             }
-            refreshViews();
+
+            @Override
+            public void partial(String text) {
+                indicator.partial(text);
+            }
+
+            @Override
+            public void recordingEnded(DictationController.Ending how) {
+                recordingShown.set(false);
+                sounds.play(switch (how) {
+                    case STOPPED -> CueSound.STOP;
+                    case CANCELLED -> CueSound.CANCEL;
+                    case LOST -> CueSound.ERROR;
+                });
+            }
         });
 
         if (Tray.supported()) {
@@ -242,6 +274,7 @@ public final class DesktopApp implements AppActions {
         }
         if (!before.general().showIndicator().equals(after.general().showIndicator())) {
             indicator.setEnabled(after.general().showIndicator());
+            indicator.speechThreshold(after.audio().speechThresholdDb());
         }
         refreshViews();
     }
@@ -289,6 +322,9 @@ public final class DesktopApp implements AppActions {
                 case INFO -> LOG.info("notice: {}", message);
                 case WARNING, ERROR -> LOG.warn("notice: {}", message);
             }
+            if (kind == Notifier.Kind.ERROR && sounds != null) {
+                sounds.play(CueSound.ERROR);
+            }
             if (settings == null || settings.current().general().showNotices() || kind == Notifier.Kind.ERROR) {
                 if (indicator != null) {
                     indicator.notice(message, kind != Notifier.Kind.INFO);
@@ -314,6 +350,20 @@ public final class DesktopApp implements AppActions {
             LOG.warn("focus tracking unavailable: {}", e.getMessage());
         }
         return FocusTracker.NONE;
+    }
+
+    /** A first run (nothing dictated yet): the indicator shows how to dictate, once per run. */
+    private void teachOnFirstRun() {
+        if (history == null || history.count() > 0 || !taught.compareAndSet(false, true)) {
+            return;
+        }
+        Settings s = settings.current();
+        String key = s.hotkeys().dictate();
+        if (s.hotkeys().mode() == DictationMode.PUSH_TO_TALK) {
+            indicator.teach("Hold " + key + " and speak", "Release it, and the text appears where your cursor is");
+        } else {
+            indicator.teach("Press " + key + " and speak", "Press it again, and the text appears where your cursor is");
+        }
     }
 
     /** The hotkeys' view of the keyboard, once they exist (they are made after the controller). */

@@ -24,9 +24,12 @@ import javax.swing.Timer;
 
 /**
  * The recording indicator: a small dark pill at the bottom of the screen, always on top and never
- * focusable (so the paste still goes to the user's window), showing recording with the input level,
- * or transcribing; it also shows short notices ("No speech heard") for a few seconds. Every method
- * may be called from any thread.
+ * focusable (so the paste still goes to the user's window), showing recording with the elapsed
+ * time, the input level and the live partial text (or the hint how to stop while none has come),
+ * or transcribing; it also shows short notices ("No speech heard") for a few seconds. While
+ * recording it warns when one stretch of speech runs past 25 s without a pause
+ * ({@link SpeechStretch}). On a first run it teaches the hotkey. Every method may be called from
+ * any thread.
  */
 public final class Indicator {
     private static final Color BACKGROUND = new Color(0x202124);
@@ -36,15 +39,24 @@ public final class Indicator {
     private static final Color METER_ON = new Color(0x34A853);
     private static final Color METER_HOT = new Color(0xFBBC04);
     private static final int BARS = 14;
+    /** While recording the pill keeps one width, so that live text does not make it jump. */
+    private static final int RECORDING_WIDTH = 460;
+    private static final int NOTICE_MILLIS = 3500;
+    private static final int TEACH_MILLIS = 9000;
 
     private enum Mode { HIDDEN, RECORDING, TRANSCRIBING, NOTICE }
 
     private final JWindow window = new JWindow();
     private final Face face = new Face();
     private final Timer animation = new Timer(33, e -> face.repaint());
-    private final Timer noticeTimeout = new Timer(3500, e -> hideNotice());
+    private final Timer noticeTimeout = new Timer(NOTICE_MILLIS, e -> hideNotice());
     private volatile boolean enabled = true;
     private volatile float level = Levels.FLOOR_DB;
+    private volatile String partial = "";
+    private volatile SpeechStretch stretch = new SpeechStretch(-50);
+    private volatile boolean longSpeech;
+    private volatile double speechThresholdDb = -50;
+    private volatile long recordingSince = System.nanoTime();
     private Mode mode = Mode.HIDDEN; // EDT only
     private Mode underNotice = Mode.HIDDEN; // EDT only
     private String underTitle = ""; // EDT only: what the notice covers
@@ -77,14 +89,46 @@ public final class Indicator {
         }
     }
 
-    public void level(float dbfs) {
-        level = dbfs;
+    /** The audio settings' speech threshold, for the long-speech warning. */
+    public void speechThreshold(double db) {
+        speechThresholdDb = db;
     }
 
+    /** The input level of each chunk (about every 20 ms, on the capture thread). */
+    public void level(float dbfs) {
+        level = dbfs;
+        longSpeech = stretch.update(dbfs, System.currentTimeMillis());
+    }
+
+    /** A recording started; {@code hint} says how to stop it until live text arrives. */
     public void recording(String hint) {
+        partial = "";
+        recordingSince = System.nanoTime();
+        stretch = new SpeechStretch(speechThresholdDb);
+        longSpeech = false;
         if (enabled) {
             SwingUtilities.invokeLater(() -> show(Mode.RECORDING, "Recording", hint, false));
         }
+    }
+
+    /** The live, provisional text of the recording in progress (empty: none yet). */
+    public void partial(String text) {
+        partial = text == null ? "" : text.strip();
+    }
+
+    /** Teaches the hotkey on a first run: shown longer than a notice. */
+    public void teach(String title, String detail) {
+        SwingUtilities.invokeLater(() -> {
+            if (mode != Mode.NOTICE) {
+                underNotice = mode;
+                underTitle = this.title;
+                underSubtitle = subtitle;
+            }
+            show(Mode.NOTICE, title, detail, false);
+            noticeTimeout.setInitialDelay(TEACH_MILLIS);
+            noticeTimeout.restart();
+            noticeTimeout.setInitialDelay(NOTICE_MILLIS);
+        });
     }
 
     public void transcribing(String model) {
@@ -173,7 +217,8 @@ public final class Indicator {
             FontMetrics fs = getFontMetrics(subFont);
             int text = Math.max(ft.stringWidth(title), fs.stringWidth(subtitle));
             int meter = mode == Mode.RECORDING ? BARS * 6 + 18 : 0;
-            return new Dimension(Math.min(640, Math.max(220, 64 + text + meter + 28)), 60);
+            int width = Math.min(640, Math.max(220, 64 + text + meter + 28));
+            return new Dimension(mode == Mode.RECORDING ? Math.max(RECORDING_WIDTH, width) : width, 60);
         }
 
         @Override
@@ -192,12 +237,26 @@ public final class Indicator {
             int textWidth = w - x - meterWidth - 20;
             g.setColor(TEXT);
             g.setFont(titleFont);
-            boolean two = !subtitle.isEmpty();
-            g.drawString(clip(g, title, textWidth), x, two ? 26 : 36);
+            String top = title;
+            String bottom = subtitle;
+            Color bottomColor = SUBTEXT;
+            if (mode == Mode.RECORDING) {
+                top = title + "  " + elapsed((System.nanoTime() - recordingSince) / 1e9);
+                if (longSpeech) {
+                    bottom = "Over 25 s without a pause: pause briefly, or the end may come back garbled";
+                    bottomColor = METER_HOT;
+                } else if (!partial.isEmpty()) {
+                    bottom = partial;
+                    bottomColor = TEXT;
+                }
+            }
+            boolean two = !bottom.isEmpty();
+            g.drawString(clip(g, top, textWidth), x, two ? 26 : 36);
             if (two) {
-                g.setColor(SUBTEXT);
+                g.setColor(bottomColor);
                 g.setFont(subFont);
-                g.drawString(clip(g, subtitle, textWidth), x, 44);
+                // Live text grows at its end: show its end, cut at the start.
+                g.drawString(bottomColor == TEXT ? clipStart(g, bottom, textWidth) : clip(g, bottom, textWidth), x, 44);
             }
             if (mode == Mode.RECORDING) {
                 drawMeter(g, w - meterWidth - 6, h);
@@ -243,6 +302,23 @@ public final class Indicator {
                 g.setColor(i < lit ? (i >= BARS - 3 ? METER_HOT : METER_ON) : METER_OFF);
                 g.fill(new RoundRectangle2D.Float(x0 + i * 6, y, 4, bh, 4, 4));
             }
+        }
+
+        private static String elapsed(double seconds) {
+            int s = (int) seconds;
+            return s / 60 + ":" + String.format(java.util.Locale.ROOT, "%02d", s % 60);
+        }
+
+        private String clipStart(Graphics2D g, String s, int width) {
+            FontMetrics fm = g.getFontMetrics();
+            if (fm.stringWidth(s) <= width) {
+                return s;
+            }
+            String cut = s;
+            while (!cut.isEmpty() && fm.stringWidth("…" + cut) > width) {
+                cut = cut.substring(1);
+            }
+            return "…" + cut;
         }
 
         private String clip(Graphics2D g, String s, int width) {

@@ -21,6 +21,8 @@ final class FieldLabels {
             t("audio.minRecordingMillis", "Shortest recording kept", "Milliseconds; shorter ones are ignored"),
             t("audio.trimSilence", "Trim silence; insert nothing when nobody spoke", null),
             t("audio.speechThresholdDb", "Speech threshold", "dBFS above which a frame may be speech"),
+            t("audio.soundCues", "Sound cues (start, stop, cancel, error)", null),
+            t("audio.soundVolume", "Sound cue volume", "Percent, 0-100"),
             t("transcription.language", "Language", "auto detects it; a code (en, de, fr …) fixes it"),
             t("transcription.task", "Task", "Translate turns any language into English text"),
             t("transcription.beamSize", "Beam size", "1 is fastest; 5 is a little more accurate"),
