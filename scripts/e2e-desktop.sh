@@ -366,9 +366,9 @@ if [ "$cancel_esc" = 1 ]; then
 fi
 # ---- unplug: nothing inserted, the lost microphone named; a new source dictates exactly
 if [ -n "$unplug" ]; then
-  lost="$(tail -n +"$((mark + 1))" "$applog" | grep -m1 "notice: Microphone .* was lost" || true)"
+  lost="$(tail -n +"$((mark + 1))" "$applog" | grep -m1 "notice: Microphone .* lost: nothing inserted" || true)"
   [ -n "$lost" ] || fail "no notice of the lost microphone in the app log"
-  log "unplug: ${lost#*notice: }"
+  log "unplug: ${lost#*notice: } ($(tail -n +"$((mark + 1))" "$applog" | grep -m1 -o "recording stopped: microphone.*"))"
   pactl load-module module-null-sink sink_name=vmic2_sink rate=16000 channels=1 format=s16le >/dev/null
   pactl load-module module-remap-source master=vmic2_sink.monitor source_name=vmic2 >/dev/null
   pactl set-default-source vmic2

@@ -26,3 +26,6 @@ DISPLAY=$display HOME=$home "$JAVA_HOME/bin/java" --add-modules jdk.incubator.ve
   -Dprism.order=sw -Dprism.lcdtext=false -Ddictum.testdata="$PWD/testdata" -cp "$cp" \
   dev.dictum.app.ui.WindowScreenshots "$out" 2> >(grep -v 'Using incubator modules\|Unsupported JavaFX configuration' >&2)
 rm -rf "$home"
+# The recording indicator and its notices (AWT, no JavaFX).
+DISPLAY=$display "$JAVA_HOME/bin/java" -cp "$cp" dev.dictum.app.ui.IndicatorScreenshots "$out" \
+  2> >(grep -v 'Using incubator modules' >&2)

@@ -313,8 +313,9 @@ public final class DictationController implements AutoCloseable {
         ended(Ending.LOST);
         String mic = p.audio().deviceName();
         LOG.warn("recording stopped: microphone {} lost ({})", mic, r.lostReason);
-        p.notifier().notice(Notifier.Kind.WARNING, "Microphone \"" + mic + "\" was lost (" + r.lostReason
-                + "): nothing inserted; the recording is kept in History");
+        // Short enough for the indicator's two lines; the reason is in the log and the history row.
+        p.notifier().notice(Notifier.Kind.WARNING, "Microphone \"" + mic + "\" lost: nothing inserted; the recording"
+                + " is kept in History");
         keepUnused(r, HistoryStatus.FAILED, "microphone lost: " + r.lostReason);
     }
 

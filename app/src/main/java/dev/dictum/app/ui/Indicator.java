@@ -40,7 +40,7 @@ public final class Indicator {
     private static final Color METER_HOT = new Color(0xFBBC04);
     private static final int BARS = 14;
     /** While recording the pill keeps one width, so that live text does not make it jump. */
-    private static final int RECORDING_WIDTH = 460;
+    private static final int RECORDING_WIDTH = 520;
     private static final int NOTICE_MILLIS = 3500;
     private static final int TEACH_MILLIS = 9000;
 
@@ -243,7 +243,7 @@ public final class Indicator {
             if (mode == Mode.RECORDING) {
                 top = title + "  " + elapsed((System.nanoTime() - recordingSince) / 1e9);
                 if (longSpeech) {
-                    bottom = "Over 25 s without a pause: pause briefly, or the end may come back garbled";
+                    bottom = "Over 25 s without a pause: pause briefly";
                     bottomColor = METER_HOT;
                 } else if (!partial.isEmpty()) {
                     bottom = partial;
@@ -316,9 +316,11 @@ public final class Indicator {
             }
             String cut = s;
             while (!cut.isEmpty() && fm.stringWidth("…" + cut) > width) {
-                cut = cut.substring(1);
+                int space = cut.indexOf(' ', 1);
+                cut = space > 0 && fm.stringWidth("…" + cut.substring(space)) > width / 2
+                        ? cut.substring(space) : cut.substring(1); // whole words where they fit
             }
-            return "…" + cut;
+            return "…" + cut.stripLeading();
         }
 
         private String clip(Graphics2D g, String s, int width) {

@@ -295,8 +295,8 @@ class DictationControllerTest {
             awaitIdle();
             controller.stop(false); // the release that comes later does nothing
             assertThat(notices).anySatisfy(n -> assertThat(n)
-                    .isEqualTo("Microphone \"test mic\" was lost (device unplugged): nothing inserted;"
-                            + " the recording is kept in History"));
+                    .isEqualTo("Microphone \"test mic\" lost: nothing inserted; the recording is kept in History"));
+            assertThat(history.recent(1, 0).getFirst().error()).isEqualTo("microphone lost: device unplugged");
             assertThat(inserted).isEmpty();
             HistoryEntry lost = history.recent(1, 0).getFirst();
             assertThat(lost.status()).isEqualTo(HistoryStatus.FAILED);
