@@ -59,6 +59,9 @@ public final class X11Grabs implements KeyGrabs {
         for (Grab g : Set.copyOf(held)) {
             if (!grabs.contains(g)) {
                 change(g, false);
+                if (g.anyModifiers()) {
+                    change(new Grab(g.hotkey(), false), false); // the fallback, if that is what was held
+                }
                 held.remove(g);
             }
         }
@@ -67,6 +70,18 @@ public final class X11Grabs implements KeyGrabs {
                 continue;
             }
             String why = change(g, true);
+            if (why != null && g.anyModifiers()) {
+                // AnyModifier fails whole when another client holds any one variant (desktops grab
+                // Alt+Escape, Ctrl+Alt+Escape): hold at least the key itself, with the lock masks.
+                // While the dictation hotkey is held its own grab covers the rest.
+                Grab exact = new Grab(g.hotkey(), false);
+                if (change(exact, true) == null) {
+                    LOG.info("{}: {}; holding {} alone", g, why, g.hotkey());
+                    held.add(g);
+                    continue;
+                }
+                change(exact, false);
+            }
             if (why == null) {
                 held.add(g);
             } else {

@@ -27,6 +27,13 @@ class X11GrabsTest {
             assertThat(other.hold(Set.of(dictate, cancel))).isEmpty();
             other.hold(Set.of());
             assertThat(ours.hold(Set.of(dictate, f9))).isEmpty();
+            // A desktop that holds Alt+Escape: cancel still gets plain Escape.
+            ours.hold(Set.of());
+            assertThat(other.hold(Set.of(new Grab(Hotkey.parse("Alt+Escape"), false)))).isEmpty();
+            assertThat(ours.hold(Set.of(cancel))).isEmpty();
+            assertThat(other.hold(Set.of(new Grab(Hotkey.parse("Escape"), false)))).isNotEmpty();
+            ours.hold(Set.of());
+            assertThat(other.hold(Set.of(new Grab(Hotkey.parse("Escape"), false)))).isEmpty();
         }
     }
 }
