@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 
 /** Which keys stay the app's: the Windows hook's consumption and the X11 grab plan. */
 class KeySwallowerTest {
-    static final Input CTRL = Input.key(NativeKeyEvent.VC_CONTROL);
-    static final Input ALT = Input.key(NativeKeyEvent.VC_ALT);
-    static final Input SPACE = Input.key(NativeKeyEvent.VC_SPACE);
-    static final Input ESC = Input.key(NativeKeyEvent.VC_ESCAPE);
+    static final Input CTRL = HotkeyTrackerTest.CTRL;
+    static final Input ALT = HotkeyTrackerTest.ALT;
+    static final Input SPACE = HotkeyTrackerTest.SPACE;
+    static final Input ESC = HotkeyTrackerTest.ESC;
+    static final Input V = HotkeyTrackerTest.V;
     static final Input ENTER = Input.key(NativeKeyEvent.VC_ENTER);
-    static final Input V = Input.key(NativeKeyEvent.VC_V);
 
     final Map<HotkeyTracker.Action, Hotkey> bindings = Map.of(DICTATE, Hotkey.parse("Ctrl+Alt+Space"),
             CANCEL, Hotkey.parse("Escape"), STOP_AND_ENTER, Hotkey.parse("Ctrl+Alt+Enter"),
