@@ -150,7 +150,6 @@ public final class DesktopApp implements AppActions {
                 notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
             } else if (st.phase() == EngineManager.Phase.READY) {
                 notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
-                teachOnFirstRun();
             }
         });
         try {
@@ -167,6 +166,11 @@ public final class DesktopApp implements AppActions {
                 history, notifier()));
         sounds = new SoundCues(() -> settings.current().audio());
         closeLast.add(sounds);
+        engines.addListener(st -> {
+            if (st.phase() == EngineManager.Phase.READY) {
+                teachOnFirstRun();
+            }
+        });
         controller.addListener(new DictationController.Listener() {
             @Override
             public void changed(DictationController.Status status) {
@@ -318,12 +322,12 @@ public final class DesktopApp implements AppActions {
 
     private Notifier notifier() {
         return (kind, message) -> {
+            if (kind == Notifier.Kind.ERROR && sounds != null) {
+                sounds.play(CueSound.ERROR);
+            }
             switch (kind) {
                 case INFO -> LOG.info("notice: {}", message);
                 case WARNING, ERROR -> LOG.warn("notice: {}", message);
-            }
-            if (kind == Notifier.Kind.ERROR && sounds != null) {
-                sounds.play(CueSound.ERROR);
             }
             if (settings == null || settings.current().general().showNotices() || kind == Notifier.Kind.ERROR) {
                 if (indicator != null) {
