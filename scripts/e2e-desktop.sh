@@ -99,7 +99,7 @@ mkdir -p "$shots"
 shots="$(realpath "$shots")"
 
 # ---- what it needs
-tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo)
+tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo sqlite3)
 missing=()
 for t in "${tools[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 py=python3
@@ -114,7 +114,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xauth x11-utils \
       x11-xserver-utils xdotool xclip imagemagick libxtst6 libxkbcommon-x11-0 libxkbcommon0 libx11-xcb1 libxt6 \
       libxinerama1 libxi6 libxrender1 libxrandr2 pulseaudio pulseaudio-utils libasound2 libasound2-plugins \
-      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk >/dev/null
+      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk sqlite3 >/dev/null
     py=/usr/bin/python3
   else
     echo "e2e: missing: ${missing[*]} (run as root to install them, or install them)" >&2
