@@ -115,11 +115,13 @@ final class PulseSourceWatch implements SourceWatch {
   private static String run(String... args) {
     try {
       Process p = command(args).start();
-      byte[] out = p.getInputStream().readAllBytes();
+      // Wait first, read after: a wedged server must not hang the capture thread in a read. The
+      // answers are a few kilobytes, well within the pipe's buffer.
       if (!p.waitFor(2, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         return null;
       }
+      byte[] out = p.getInputStream().readAllBytes();
       return p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : null;
     } catch (IOException e) {
       return null;
