@@ -107,9 +107,7 @@ public final class DesktopApp implements AppActions {
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         settings = new LiveSettings(store, loaded.settings());
-        if (model != null) {
-            update(x -> x.with(x.models().withModelPath(model.toString())));
-        }
+        // --model is remembered only once it has loaded (EngineManager.Listener.working), like a tray choice.
         Settings s = settings.current();
 
         FlatLightLaf.setup();
@@ -132,14 +130,22 @@ public final class DesktopApp implements AppActions {
             refreshViews();
         });
         engines = new EngineManager(() -> settings.current().transcription());
-        engines.addListener(st -> {
-            refreshViews();
-            if (st.phase() == EngineManager.Phase.LOADING) {
-                notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
-            } else if (st.phase() == EngineManager.Phase.FAILED) {
-                notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
-            } else if (st.phase() == EngineManager.Phase.READY) {
-                notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+        engines.addListener(new EngineManager.Listener() {
+            @Override
+            public void changed(EngineManager.State st) {
+                engineChanged(st);
+            }
+
+            @Override
+            public void failed(String name, String why, String stillUsing) {
+                modelFailed(name, why, stillUsing);
+            }
+
+            @Override
+            public void working(Path path) {
+                if (!path.toString().equals(settings.current().models().modelPath())) {
+                    update(x -> x.with(x.models().withModelPath(path.toString())));
+                }
             }
         });
         try {
@@ -200,12 +206,35 @@ public final class DesktopApp implements AppActions {
         if (loaded.notice() != null) {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
         }
-        loadChosenModel(s);
+        if (model != null) {
+            loadModel(model, s.advanced().backend());
+        } else {
+            loadChosenModel(s);
+        }
         refreshViews();
         LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
         quit.await();
         shutdown(instance);
         return 0;
+    }
+
+    private void engineChanged(EngineManager.State st) {
+        refreshViews();
+        if (st.phase() == EngineManager.Phase.LOADING) {
+            notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
+        } else if (st.phase() == EngineManager.Phase.READY && st.detail() != null && !st.detail().startsWith("kept")) {
+            notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** One sentence with the model's name and the reason; a model chosen in the settings window is un-chosen. */
+    private void modelFailed(String name, String why, String stillUsing) {
+        notifier().notice(Notifier.Kind.ERROR, "Could not load " + name + ": " + why
+                + (stillUsing == null ? "; choose another model in the Model menu." : "; still using " + stillUsing + "."));
+        Path working = engines.readyPath();
+        if (working != null && !working.toString().equals(settings.current().models().modelPath())) {
+            update(x -> x.with(x.models().withModelPath(working.toString())));
+        }
     }
 
     private void loadChosenModel(Settings s) {
@@ -219,9 +248,14 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.ERROR, "The model " + path + " is gone; choose another in the Model menu");
             return;
         }
+        loadModel(p, s.advanced().backend());
+    }
+
+    /** Loads a model without remembering it: the settings name it only once it works (Listener.working). */
+    private void loadModel(Path p, String backend) {
         DiscoveredModel d = ModelDiscovery.describe(p, DiscoveredModel.Source.CONFIGURED);
         String name = d == null ? p.getFileName().toString() : d.name();
-        engines.load(p, name, s.advanced().backend());
+        engines.load(p, name, backend);
     }
 
     private void applyChange(Settings before, Settings after) {
@@ -231,8 +265,11 @@ public final class DesktopApp implements AppActions {
         if (!before.audio().inputDevice().equals(after.audio().inputDevice())) {
             mic.setDevice(after.audio().inputDevice());
         }
-        if (!before.models().modelPath().equals(after.models().modelPath())
-                || !before.advanced().backend().equals(after.advanced().backend())) {
+        boolean backendChanged = !before.advanced().backend().equals(after.advanced().backend());
+        // A path that is loading or loaded already (a tray choice being remembered, a failed one reverted) is not reloaded.
+        boolean newPath = !before.models().modelPath().equals(after.models().modelPath())
+                && !after.models().modelPath().equals(String.valueOf(engines.requested()));
+        if (newPath || backendChanged) {
             loadChosenModel(after);
         }
         if (!before.general().showIndicator().equals(after.general().showIndicator())) {
@@ -421,7 +458,7 @@ public final class DesktopApp implements AppActions {
 
     @Override
     public void chooseModel(DiscoveredModel m) {
-        update(s -> s.with(s.models().withModelPath(m.path().toString())));
+        loadModel(m.path(), settings.current().advanced().backend());
     }
 
     @Override
