@@ -7,5 +7,7 @@ public enum HistoryStatus {
     /** Transcription failed; the WAV is kept and can be transcribed again. */
     FAILED,
     /** Nobody spoke (the VAD or the model's no-speech gate): nothing was inserted. */
-    EMPTY
+    EMPTY,
+    /** The user cancelled the recording: nothing was inserted; the WAV is kept and can be transcribed again. */
+    CANCELLED
 }

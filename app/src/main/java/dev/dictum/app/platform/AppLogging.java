@@ -29,6 +29,11 @@ public final class AppLogging {
             return null;
         }
         Path file = logDir.resolve("dictum.log");
+        try {
+            OwnerOnly.createFile(file); // what the user said may be logged (if they allow it): owner-only
+        } catch (java.io.IOException e) {
+            // Logback reports a log it cannot open on the terminal; the app runs without it
+        }
         RollingFileAppender<ILoggingEvent> out = new RollingFileAppender<>();
         out.setContext(ctx);
         out.setName("FILE");

@@ -3,6 +3,7 @@ package dev.dictum.app.settings;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.dictum.app.platform.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -98,7 +99,8 @@ public final class SettingsStore {
         }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            OwnerOnly.createDirectories(file.toAbsolutePath().getParent());
+            OwnerOnly.createFile(tmp);
             Files.write(tmp, JSON.writeValueAsBytes(settings));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -148,6 +150,7 @@ public final class SettingsStore {
         }
         try {
             Files.copy(file, backup);
+            OwnerOnly.createFile(backup); // a copy gets the umask's mode; the settings are the user's alone
             return backup.toAbsolutePath();
         } catch (IOException e) {
             try {

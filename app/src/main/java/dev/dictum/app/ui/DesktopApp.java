@@ -20,6 +20,7 @@ import dev.dictum.app.models.ModelDiscovery;
 import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
+import dev.dictum.app.platform.OwnerOnly;
 import dev.dictum.app.platform.SingleInstance;
 import dev.dictum.app.platform.windows.WindowsFocus;
 import dev.dictum.app.platform.windows.WindowsTyper;
@@ -102,6 +103,9 @@ public final class DesktopApp implements AppActions {
             err.println("dictum: Dictum is already running (look for its icon in the system tray)");
             return 1;
         }
+        // What the user said is theirs alone: folders 0700, files 0600 (Linux), older files included.
+        OwnerOnly.tighten(dirs.config());
+        OwnerOnly.tighten(dirs.data());
         Path log = AppLogging.configure(dirs.logs(), verbose);
         LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
         SettingsStore store = new SettingsStore(dirs.settingsFile());
