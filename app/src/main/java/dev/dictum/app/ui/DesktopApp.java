@@ -5,6 +5,7 @@ import com.github.kwhat.jnativehook.NativeHookException;
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationState;
 import dev.dictum.app.dictation.FocusTracker;
+import dev.dictum.app.dictation.NoticeThrottle;
 import dev.dictum.app.dictation.Notifier;
 import dev.dictum.app.dictation.RecordingsFolder;
 import dev.dictum.app.engine.BackendSurvey;
@@ -32,7 +33,7 @@ import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.SettingsStore;
 import dev.dictum.app.tray.Tray;
-import dev.dictum.app.tray.TrayIcons;
+import dev.dictum.app.tray.TrayStatus;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
 import java.awt.Desktop;
@@ -82,6 +83,10 @@ public final class DesktopApp implements AppActions {
     private volatile BackendSurvey survey = BackendSurvey.notYet();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
     private final DesktopWindows windows = new DesktopWindows();
+    private final NoticeThrottle throttle = new NoticeThrottle(() -> System.nanoTime() / 1_000_000);
+    private final java.util.concurrent.ScheduledExecutorService noticeTimer =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> Thread.ofPlatform().daemon().name("dictum-notices").unstarted(r));
 
     public DesktopApp(AppDirs dirs) {
         this.dirs = dirs;
@@ -291,49 +296,50 @@ public final class DesktopApp implements AppActions {
 
     private void refreshViews() {
         if (tray != null) {
-            EngineManager.State e = engines.state();
             DictationState st = controller == null ? DictationState.IDLE : controller.status().state();
-            TrayIcons.Look look;
-            String what;
-            if (e.phase() == EngineManager.Phase.FAILED || mic.problem() != null) {
-                look = TrayIcons.Look.ERROR;
-                what = e.phase() == EngineManager.Phase.FAILED ? "Model failed to load" : mic.problem();
-            } else if (e.phase() != EngineManager.Phase.READY && st == DictationState.IDLE) {
-                look = TrayIcons.Look.LOADING;
-                what = e.phase() == EngineManager.Phase.NONE ? "No model chosen"
-                        : e.phase() == EngineManager.Phase.WARMING_UP ? "Warming up" : "Loading model";
-            } else {
-                look = switch (st) {
-                    case RECORDING -> TrayIcons.Look.RECORDING;
-                    case TRANSCRIBING, INSERTING -> TrayIcons.Look.TRANSCRIBING;
-                    case IDLE -> TrayIcons.Look.IDLE;
-                };
-                what = st.label();
-            }
-            String model = e.model() == null ? "" : " — " + e.model() + (e.backend() == null ? ""
-                    : " on " + e.backend().toUpperCase(Locale.ROOT));
-            tray.show(look, "Dictum — " + what + model);
+            TrayStatus t = TrayStatus.of(engines.state(), st, mic.problem());
+            tray.show(t.look(), t.tooltip());
         }
         if (control != null) {
             control.refresh();
         }
     }
 
+    /** Every notice is logged; the screen gets at most one a second, repeats merged (NoticeThrottle). */
     private Notifier notifier() {
         return (kind, message) -> {
             switch (kind) {
                 case INFO -> LOG.info("notice: {}", message);
                 case WARNING, ERROR -> LOG.warn("notice: {}", message);
             }
-            if (settings == null || settings.current().general().showNotices() || kind == Notifier.Kind.ERROR) {
-                if (indicator != null) {
-                    indicator.notice(message, kind != Notifier.Kind.INFO);
-                }
+            if (settings != null && !settings.current().general().showNotices() && kind != Notifier.Kind.ERROR
+                    && control == null) {
+                return;
             }
-            if (control != null) {
-                control.notice(message);
+            NoticeThrottle.Shown now = throttle.offer(kind, message);
+            if (now != null) {
+                display(now);
+            } else {
+                long wait = Math.max(0, throttle.nextDueMillis() - System.nanoTime() / 1_000_000);
+                noticeTimer.schedule(() -> {
+                    NoticeThrottle.Shown merged = throttle.due();
+                    if (merged != null) {
+                        display(merged);
+                    }
+                }, wait + 5, TimeUnit.MILLISECONDS);
             }
         };
+    }
+
+    private void display(NoticeThrottle.Shown n) {
+        boolean onIndicator = settings == null || settings.current().general().showNotices()
+                || n.kind() == Notifier.Kind.ERROR;
+        if (onIndicator && indicator != null) {
+            indicator.notice(n.message(), n.kind() != Notifier.Kind.INFO);
+        }
+        if (control != null) {
+            control.notice(n.message());
+        }
     }
 
     private FocusTracker focusTracker() {
@@ -448,6 +454,11 @@ public final class DesktopApp implements AppActions {
     @Override
     public EngineManager.State engineState() {
         return engines.state();
+    }
+
+    @Override
+    public String microphoneProblem() {
+        return mic.problem();
     }
 
     @Override
