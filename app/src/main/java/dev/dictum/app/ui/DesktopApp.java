@@ -18,6 +18,7 @@ import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.insert.UnicodeTyper;
 import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.models.ModelDiscovery;
+import dev.dictum.app.models.ModelList;
 import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
@@ -229,6 +230,9 @@ public final class DesktopApp implements AppActions {
 
     private void engineChanged(EngineManager.State st) {
         refreshViews();
+        if (st.phase() == EngineManager.Phase.READY || st.phase() == EngineManager.Phase.FAILED) {
+            windows.modelsChanged(); // a --model path or a file from elsewhere joins the lists
+        }
         if (st.phase() == EngineManager.Phase.LOADING) {
             notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
         } else if (st.phase() == EngineManager.Phase.READY && st.detail() != null && !st.detail().startsWith("kept")) {
@@ -427,8 +431,15 @@ public final class DesktopApp implements AppActions {
         Settings s = settings.current();
         List<Path> folders = new ArrayList<>();
         folders.add(s.models().modelsFolder().isBlank() ? dirs.models() : Path.of(s.models().modelsFolder()));
-        return ModelDiscovery.discover(folders, ModelDiscovery.huggingFaceCache(System.getenv(),
+        List<DiscoveredModel> found = ModelDiscovery.discover(folders, ModelDiscovery.huggingFaceCache(System.getenv(),
                 Path.of(System.getProperty("user.home"))));
+        List<Path> inUse = new ArrayList<>();
+        if (!s.models().modelPath().isBlank()) {
+            inUse.add(Path.of(s.models().modelPath()));
+        }
+        inUse.add(engines.readyPath());
+        inUse.add(engines.requested()); // a --model path or a file chosen from elsewhere
+        return ModelList.of(found, inUse);
     }
 
     @Override

@@ -271,7 +271,7 @@ public final class ModelManagerWindow {
             tasks.remove(v.id());
             message.getStyleClass().add("ok");
             message.setText("Downloaded and verified: " + path);
-            refreshInstalled();
+            context.modelsChanged();
         } else {
             Throwable cause = err.getCause() != null ? err.getCause() : err;
             message.getStyleClass().add(cause instanceof DownloadFailure f && f.reason() == DownloadFailure.Reason.CANCELLED
@@ -301,6 +301,11 @@ public final class ModelManagerWindow {
         installed.getItems().setAll(context.installedModels());
     }
 
+    /** Another view changed the list (a model loaded from elsewhere). */
+    public void modelsChanged() {
+        refreshInstalled();
+    }
+
     private void removeSelected() {
         DiscoveredModel m = installed.getSelectionModel().getSelectedItem();
         if (m == null) {
@@ -322,6 +327,7 @@ public final class ModelManagerWindow {
             message.getStyleClass().setAll("label", "error");
             message.setText("Could not remove " + m.name() + ": " + e.getMessage());
         }
+        context.modelsChanged();
         refreshInstalled();
         updateButtons();
     }

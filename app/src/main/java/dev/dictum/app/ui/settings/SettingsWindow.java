@@ -133,6 +133,15 @@ public final class SettingsWindow {
         refresh();
     }
 
+    /** The model list changed: the Models group re-reads it (the draft, with any unsaved edit, stays). */
+    public void modelsChanged() {
+        if (groups.getSelectionModel().getSelectedItem() == SettingsGroup.MODELS) {
+            double at = formPane.getVvalue();
+            showGroup(SettingsGroup.MODELS);
+            formPane.setVvalue(at);
+        }
+    }
+
     private void showGroup(SettingsGroup g) {
         if (g == null) {
             return;
