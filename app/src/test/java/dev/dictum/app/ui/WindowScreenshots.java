@@ -121,7 +121,7 @@ public final class WindowScreenshots {
 
                 FirstRunDialog[] fr = new FirstRunDialog[1];
                 onFx(() -> {
-                    fr[0] = new FirstRunDialog(ctx, catalog, v -> { }, () -> { });
+                    fr[0] = new FirstRunDialog(ctx, catalog, v -> { }, () -> { }, () -> { });
                     fr[0].show();
                 });
                 settle();

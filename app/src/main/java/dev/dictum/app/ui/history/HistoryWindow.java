@@ -155,7 +155,7 @@ public final class HistoryWindow {
         VBox center = new VBox(10, searchBar, table, detail);
         VBox.setVgrow(table, Priority.ALWAYS);
         center.setPadding(new Insets(12, 20, 8, 20));
-        var footer = Ui.bar(1, new Label(), export, deleteAll);
+        var footer = Ui.bar(1, new Label(), export, deleteAll, Ui.closeButton(stage));
         footer.getStyleClass().add("footer");
         VBox top = new VBox(Ui.heading("History"));
         top.setPadding(new Insets(16, 20, 0, 20));

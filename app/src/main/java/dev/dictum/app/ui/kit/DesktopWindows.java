@@ -118,7 +118,11 @@ public final class DesktopWindows implements WindowContext {
             ModelManagerWindow m = models();
             m.show();
             m.download(v);
-        }, this::openModels).show());
+        }, this::openModels, () -> {
+            ModelManagerWindow m = models();
+            m.show();
+            m.chooseOwnFile();
+        }).show());
     }
 
     private ModelManagerWindow models() {

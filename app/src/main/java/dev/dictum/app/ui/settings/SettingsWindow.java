@@ -107,9 +107,7 @@ public final class SettingsWindow {
         });
         save.setDefaultButton(true);
         save.setOnAction(e -> save());
-        Button close = Ui.button("_Close", "mdi2c-close");
-        close.setCancelButton(true);
-        close.setOnAction(e -> stage.close());
+        Button close = Ui.closeButton(stage);
         status.setWrapText(true);
         status.setMaxWidth(360);
 
