@@ -2,7 +2,8 @@
 # The three end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
 #   1. toy-en sample_01, inserted by paste, after a minute of 20 hotkey taps a second;
 #   2. a toy-multi clip with non-ASCII text (French), inserted by typing;
-#   3. pink noise made with sox: nothing may be inserted.
+#   3. pink noise made with sox: nothing may be inserted;
+#   4. --disk-full: the recording cannot be saved, the text is inserted all the same.
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
 # Then the unit tests that need an X display (skipped by the plain test run) run under xvfb-run.
 set -euo pipefail
@@ -14,6 +15,8 @@ scripts/e2e-desktop.sh --insert type --model testdata/models/toy-multi/ggml-toy-
   testdata/data/toy-multi-samples/sample_fr_1.wav
 sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
 scripts/e2e-desktop.sh --insert paste "$out/noise.wav" ""
+# A full disk (the data folder on a filled tmpfs): the text still arrives, no WAV left, history says "audio not saved".
+scripts/e2e-desktop.sh --insert paste --disk-full
 echo "e2e: all three desktop runs passed"
 source scripts/java-env.sh
 xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest' -Dsurefire.failIfNoSpecifiedTests=false

@@ -9,7 +9,7 @@
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
-#                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
+#                               [--no-tray] [--spam SECONDS] [--disk-full] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
@@ -17,6 +17,9 @@
 #   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
 #   hotkey to start and taps it again to stop instead of holding it. --hotkey picks the dictation
 #   hotkey: a combination, a modifier-only one, or the mouse's back side button (X button 8).
+#   --disk-full puts the data folder on a 4 MiB tmpfs (root) and fills it before the dictation so the
+#   recording cannot be saved: the text must still arrive, no WAV or .part may be left, the notice
+#   must say so and the history must keep the row marked "audio not saved".
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -34,6 +37,7 @@ notray=0
 spam=0
 mode=push-to-talk
 hotkey=ctrl+alt+space
+diskfull=0
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,7 +50,8 @@ while [ $# -gt 0 ]; do
     --spam) spam="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --hotkey) hotkey="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --disk-full) diskfull=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
@@ -111,6 +116,10 @@ work="$(mktemp -d /tmp/dictum-e2e.XXXXXX)"
 export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/run"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/dictum" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
+if [ "$diskfull" = 1 ]; then # --disk-full: the data folder (recordings, history, logs) on a small tmpfs
+  mount -t tmpfs -o size=4m,mode=700 dictum-e2e-data "$XDG_DATA_HOME" \
+    || { echo "e2e: --disk-full needs root with mount rights (a tmpfs)" >&2; exit 2; }
+fi
 export PULSE_SERVER="unix:$XDG_RUNTIME_DIR/pulse/native"
 pids=()
 cleanup() {
@@ -118,6 +127,10 @@ cleanup() {
   for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
   sleep 0.5
   for ((i=${#pids[@]}-1; i>=0; i--)); do kill -KILL "${pids[i]}" 2>/dev/null || true; done
+  if [ "$diskfull" = 1 ]; then
+    [ "$code" = 0 ] || cp -r "$XDG_DATA_HOME" "$work/data-kept" 2>/dev/null || true
+    umount "$XDG_DATA_HOME" 2>/dev/null || true
+  fi
   if [ "$keep" = 1 ] || [ "$code" != 0 ]; then
     echo "e2e: files kept in $work (app log: $work/data/dictum/logs/dictum.log)"
   else
@@ -270,6 +283,13 @@ if [ "$spam" -gt 0 ]; then
   xdotool windowfocus --sync "$wid"
 fi
 
+# ---- --disk-full: leave 96 KiB free, less than the recording needs but room for the history and log lines
+if [ "$diskfull" = 1 ]; then
+  avail=$(df --output=avail -B1 "$XDG_DATA_HOME" | tail -1)
+  fallocate -l $((avail - 96 * 1024)) "$XDG_DATA_HOME/filler" || fail "could not fill the data tmpfs"
+  log "disk full: $(df --output=avail -B1 "$XDG_DATA_HOME" | tail -1) bytes left in the data folder"
+fi
+
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
 duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
 mark=$(wc -l <"$applog")
@@ -317,7 +337,18 @@ if [ "$clip_after" != "$clip_before" ]; then
   fail "the clipboard holds [$clip_after], not [$clip_before]"
 fi
 # Nothing lost, nothing leaked: the recording is kept as a WAV; the log holds no transcript text.
+if [ "$diskfull" = 1 ]; then # the text arrived (above); no WAV and no partial one; the history says why
+  ! ls "$XDG_DATA_HOME"/dictum/recordings/dictation-* >/dev/null 2>&1 \
+    || fail "a WAV or .part was left on the full disk: $(ls -l "$XDG_DATA_HOME"/dictum/recordings/)"
+  grep -q "notice: The recording was not saved (the disk is full); the text is still inserted." "$applog" \
+    || fail "no disk-full notice in the log"
+  row="$("$py" -c 'import sqlite3, sys; r = sqlite3.connect(sys.argv[1]).execute("select status, error, wav_path from dictation order by id desc limit 1").fetchone(); print(r)' \
+    "$XDG_DATA_HOME/dictum/history.db")"
+  [ "$row" = "('OK', 'audio not saved', None)" ] || fail "history row after a full disk: $row"
+  log "disk full: text inserted, no WAV left, history row $row"
+else
 ls "$XDG_DATA_HOME"/dictum/recordings/dictation-*.wav >/dev/null 2>&1 || fail "no WAV in the recordings folder"
+fi
 if [ -n "$expected" ] && grep -qF "$expected" "$applog"; then
   fail "the transcript is in the log although logging transcripts is off"
 fi
