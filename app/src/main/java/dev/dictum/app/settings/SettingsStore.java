@@ -45,8 +45,12 @@ public final class SettingsStore {
      * @param settings what to use
      * @param notice   one or two lines for the user when the file was corrupt or had invalid values
      *                 (the backup's name included), else null
+     * @param backup   where the old file was kept, or null (nothing was wrong, or it could not be copied)
      */
-    public record Loaded(Settings settings, String notice) {
+    public record Loaded(Settings settings, String notice, Path backup) {
+        public Loaded(Settings settings, String notice) {
+            this(settings, notice, null);
+        }
     }
 
     /** Reads the file; a missing file gives defaults (and is not an error). Never throws for bad content. */
@@ -83,7 +87,7 @@ public final class SettingsStore {
         Path backup = backup();
         return new Loaded(fixed, "Some settings were invalid and were reset to defaults (" + problems.getFirst()
                 + (problems.size() > 1 ? ", and " + (problems.size() - 1) + " more" : "")
-                + "). The old file is kept as " + SettingsProblems.quoted(backup) + ".");
+                + "). The old file is kept as " + SettingsProblems.quoted(backup) + ".", backup.equals(file) ? null : backup);
     }
 
     /**
@@ -138,7 +142,7 @@ public final class SettingsStore {
                     + " defaults are in use until you change a setting.");
         }
         return new Loaded(Settings.defaults(), "The settings file was damaged: " + why
-                + ". Defaults are in use; your old file is kept as " + SettingsProblems.quoted(backup) + ".");
+                + ". Defaults are in use; your old file is kept as " + SettingsProblems.quoted(backup) + ".", backup);
     }
 
     /** Copies (or, when it cannot be read, moves) the current file aside as settings.json.broken-YYYYMMDD-HHMMSS. */

@@ -215,6 +215,7 @@ public final class DesktopApp implements AppActions {
                 });
         if (loaded.notice() != null) {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
+            Platform.runLater(() -> new SettingsProblemWindow(loaded.notice(), loaded.backup()).show());
         }
         if (model != null) {
             loadModel(model, s.advanced().backend());

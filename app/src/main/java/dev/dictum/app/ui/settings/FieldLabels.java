@@ -38,8 +38,8 @@ final class FieldLabels {
             t("insertion.typingDelayMillis", "Typing: pause between characters", "Milliseconds"),
             t("insertion.replacements", "Replacements", "Applied to every transcript before it is inserted,"
                     + " top to bottom; the history keeps what was heard"),
-            t("insertion.voiceCommands", "Voice commands: say \u201cnew line\u201d, \u201cnew paragraph\u201d,"
-                    + " \u201ccomma\u201d", null),
+            t("insertion.voiceCommands", "Voice commands", "Say \u201cnew line\u201d, \u201cnew paragraph\u201d or"
+                    + " \u201ccomma\u201d for a line break, a blank line or a comma"),
             t("models.modelPath", "Model in use", null),
             t("models.modelsFolder", "Models folder", "Empty: Dictum's data folder"),
             t("storage.recordingsKept", "Recordings kept", "The most recent WAV files"),

@@ -61,6 +61,9 @@ final class ReplacementsEditor {
         whole.setTooltip(new javafx.scene.control.Tooltip(
                 "On: only whole words, any case. Off: these exact characters anywhere, even inside words"));
         Button remove = Ui.iconButton("Remove this rule", "mdi2c-close");
+        from.setPrefColumnCount(9);
+        to.setPrefColumnCount(9);
+        whole.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         HBox.setHgrow(from, Priority.ALWAYS);
         HBox.setHgrow(to, Priority.ALWAYS);
         HBox row = new HBox(6, from, new Label("→"), to, whole, remove);

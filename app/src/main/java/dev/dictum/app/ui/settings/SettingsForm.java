@@ -190,7 +190,7 @@ final class SettingsForm {
             editorNode = rules.node();
         } else if (key.equals("transcription.initialPrompt") || key.equals("transcription.vocabulary")) {
             TextArea area = new TextArea((String) value);
-            area.setPrefRowCount(3);
+            area.setPrefRowCount(key.equals("transcription.vocabulary") ? 5 : 3);
             area.setWrapText(true);
             area.textProperty().addListener((o, a, t) -> edit.accept(key, t));
             editor = area;
