@@ -2,8 +2,8 @@ package dev.dictum.app.dictation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.dictum.app.testing.Tmpfs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,18 +25,14 @@ class RecordingsDiskFullTest {
 
     @BeforeEach
     void mount() throws Exception {
-        assumeThat(System.getProperty("os.name")).as("skipped: tmpfs needs Linux").startsWith("Linux");
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "dictum-rec-test", mountPoint.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).strip();
-        mounted = p.waitFor() == 0;
-        assumeThat(mounted).as("skipped: cannot mount a tmpfs here (%s)", out).isTrue();
+        Tmpfs.mount(mountPoint, "64k", "dictum-rec-test");
+        mounted = true;
     }
 
     @AfterEach
     void unmount() throws Exception {
         if (mounted) {
-            new ProcessBuilder("umount", mountPoint.toString()).inheritIO().start().waitFor();
+            Tmpfs.unmount(mountPoint);
         }
     }
 
