@@ -38,7 +38,18 @@ public final class AppLogging {
         out.setContext(ctx);
         out.setName("FILE");
         out.setFile(file.toString());
-        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy();
+        // After a rollover Logback opens a fresh dictum.log with the umask's mode; make it owner-only first.
+        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy() {
+            @Override
+            public void rollover() throws ch.qos.logback.core.rolling.RolloverFailure {
+                super.rollover();
+                try {
+                    OwnerOnly.createFile(file);
+                } catch (java.io.IOException e) {
+                    addWarn("cannot make " + file + " owner-only: " + e.getMessage());
+                }
+            }
+        };
         rolling.setContext(ctx);
         rolling.setParent(out);
         rolling.setFileNamePattern(logDir.resolve("dictum.%i.log").toString());

@@ -120,7 +120,7 @@ public final class SettingsStore {
             } catch (IOException ignored) {
                 // the temporary file is harmless; the real one is untouched
             }
-            throw new UncheckedIOException("cannot save settings to " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save settings to " + SettingsProblems.quoted(file) + ": " + e.getMessage(), e);
         }
     }
 

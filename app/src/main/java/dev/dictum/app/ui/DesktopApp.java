@@ -23,6 +23,7 @@ import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
 import dev.dictum.app.platform.OwnerOnly;
+import dev.dictum.app.platform.PathText;
 import dev.dictum.app.platform.SingleInstance;
 import dev.dictum.app.platform.windows.WindowsFocus;
 import dev.dictum.app.platform.windows.WindowsTyper;
@@ -259,7 +260,7 @@ public final class DesktopApp implements AppActions {
         }
         Path p = Path.of(path);
         if (!Files.exists(p)) {
-            notifier().notice(Notifier.Kind.ERROR, "The model " + path + " is gone; choose another in the Model menu");
+            notifier().notice(Notifier.Kind.ERROR, "The model " + PathText.quoted(path) + " is gone; choose another in the Model menu");
             return;
         }
         loadModel(p, s.advanced().backend());
@@ -563,7 +564,7 @@ public final class DesktopApp implements AppActions {
                 new ProcessBuilder("xdg-open", dir.toString()).start();
             }
         } catch (IOException | RuntimeException e) {
-            notifier().notice(Notifier.Kind.WARNING, "Cannot open " + dir + ": " + e.getMessage());
+            notifier().notice(Notifier.Kind.WARNING, "Cannot open " + PathText.quoted(dir) + ": " + e.getMessage());
         }
     }
 
