@@ -85,6 +85,8 @@ public final class DesktopApp implements AppActions {
     private volatile BackendSurvey survey = BackendSurvey.notYet();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
     private final DesktopWindows windows = new DesktopWindows();
+    private volatile String revertTo; // the model path before one typed into the settings window, until it loads
+    private volatile boolean reverting; // modelFailed is putting a path back: not a new choice
     private final NoticeThrottle throttle = new NoticeThrottle(() -> System.nanoTime() / 1_000_000);
     private final java.util.concurrent.ScheduledExecutorService noticeTimer =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -154,6 +156,7 @@ public final class DesktopApp implements AppActions {
 
             @Override
             public void working(Path path) {
+                revertTo = null;
                 if (!path.toString().equals(settings.current().models().modelPath())) {
                     update(x -> x.with(x.models().withModelPath(path.toString())));
                 }
@@ -247,8 +250,17 @@ public final class DesktopApp implements AppActions {
         notifier().notice(Notifier.Kind.ERROR, "Could not load " + name + ": " + why
                 + (stillUsing == null ? "; choose another model in the Model menu." : "; still using " + stillUsing + "."));
         Path working = engines.readyPath();
-        if (working != null && !working.toString().equals(settings.current().models().modelPath())) {
-            update(x -> x.with(x.models().withModelPath(working.toString())));
+        String current = settings.current().models().modelPath();
+        // A path saved by the settings window goes back to the model that works, or to what it was before.
+        String back = working != null ? working.toString() : revertTo;
+        revertTo = null;
+        if (back != null && !back.equals(current)) {
+            reverting = true;
+            try {
+                update(x -> x.with(x.models().withModelPath(back)));
+            } finally {
+                reverting = false;
+            }
         }
     }
 
@@ -284,6 +296,9 @@ public final class DesktopApp implements AppActions {
         // A path that is loading or loaded already (a tray choice being remembered, a failed one reverted) is not reloaded.
         boolean newPath = !before.models().modelPath().equals(after.models().modelPath())
                 && !after.models().modelPath().equals(String.valueOf(engines.requested()));
+        if (newPath && !reverting) {
+            revertTo = before.models().modelPath(); // until the new one works
+        }
         if (newPath || backendChanged) {
             loadChosenModel(after);
         }
