@@ -136,7 +136,8 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
                 LOG.warn("model {} could not be loaded: {}", path, why);
                 if (current(gen)) {
-                    failed(name, why);
+                    // The model's messages start with its path; the notice names the model already.
+                    failed(name, why.startsWith(path + ": ") ? why.substring(path.toString().length() + 2) : why);
                 }
             }
         });
@@ -187,14 +188,13 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         String reason = why.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[.]$", "");
         if (old != null) {
             requested = readyPath;
-        }
-        for (Listener l : listeners) {
-            l.failed(name, reason, old == null ? null : old.modelName());
-        }
-        if (old != null) {
             set(new State(Phase.READY, old.modelName(), old.backendName(), "kept: " + name + " could not be loaded"));
         } else {
             set(new State(Phase.FAILED, name, null, reason));
+        }
+        // After the state: a listener may start loading another model at once (the last one that worked).
+        for (Listener l : listeners) {
+            l.failed(name, reason, old == null ? null : old.modelName());
         }
     }
 

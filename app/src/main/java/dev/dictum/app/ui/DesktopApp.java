@@ -247,10 +247,19 @@ public final class DesktopApp implements AppActions {
 
     /** One sentence with the model's name and the reason; a model chosen in the settings window is un-chosen. */
     private void modelFailed(String name, String why, String stillUsing) {
-        notifier().notice(Notifier.Kind.ERROR, "Could not load " + name + ": " + why
-                + (stillUsing == null ? "; choose another model in the Model menu." : "; still using " + stillUsing + "."));
         Path working = engines.readyPath();
+        Path failed = engines.requested();
         String current = settings.current().models().modelPath();
+        // Nothing serves, and the remembered model is not the one that failed (a --model or tray choice at start).
+        boolean fallBack = working == null && revertTo == null && !current.isBlank()
+                && (failed == null || !current.equals(failed.toString()));
+        notifier().notice(Notifier.Kind.ERROR, "Could not load " + name + ": " + why
+                + (stillUsing != null ? "; still using " + stillUsing + "."
+                : fallBack ? "; loading the last model that worked." : "; choose another model in the Model menu."));
+        if (fallBack) {
+            loadChosenModel(settings.current());
+            return;
+        }
         // A path saved by the settings window goes back to the model that works, or to what it was before.
         String back = working != null ? working.toString() : revertTo;
         revertTo = null;
