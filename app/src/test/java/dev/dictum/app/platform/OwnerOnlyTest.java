@@ -48,6 +48,15 @@ class OwnerOnlyTest {
                     HistoryStatus.OK, null));
             // a recording
             new RecordingsFolder(dirs.recordings()).save(new float[1600], Instant.now());
+            // a model download (from a hub on 127.0.0.1): the folders Dictum creates for it
+            try (var hub = new dev.dictum.app.models.download.LocalHub();
+                 var downloader = new dev.dictum.app.models.download.ModelDownloader(hub.base())) {
+                hub.host("ggerganov/whisper.cpp", "ggml-test.bin", new byte[4096]);
+                var variant = new dev.dictum.app.models.catalog.CatalogVariant("test/ggml-test.bin",
+                        dev.dictum.app.models.ModelFormat.GGML, "f16", "ggerganov/whisper.cpp", "main", "ggml-test.bin",
+                        List.of(new dev.dictum.app.models.catalog.CatalogFile("ggml-test.bin", 4096, null, null, false)));
+                downloader.start(variant, dirs.models(), p -> { }).result().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
             // the log
             Path log = AppLogging.configure(dirs.logs(), true);
             try {
@@ -59,6 +68,9 @@ class OwnerOnlyTest {
                         "settings.json");
                 assertThat(modes.keySet()).anyMatch(k -> k.startsWith("recordings/dictation-"));
                 assertThat(modes.keySet()).anyMatch(k -> k.startsWith("settings.json.broken-"));
+                assertThat(modes).containsEntry("models/", "rwx------").containsKey("models/ggml-test.bin");
+                // A downloaded model is not about the user: its file may keep the umask's mode, in a 0700 folder.
+                modes.remove("models/ggml-test.bin");
                 assertThat(modes).allSatisfy((name, mode) -> assertThat(mode).as(name)
                         .isEqualTo(name.endsWith("/") ? "rwx------" : "rw-------"));
             } finally {
