@@ -5,7 +5,8 @@
 #   3. pink noise made with sox: nothing may be inserted;
 #   4. Escape pressed mid-utterance with the hotkey held: nothing inserted, a cancelled history row;
 #   5. the microphone's PulseAudio source unloaded mid-utterance: nothing inserted, a notice, and
-#      the next dictation from a new source exact.
+#      the next dictation from a new source exact;
+#   6. --disk-full: the recording cannot be saved, the text is inserted all the same.
 # Runs 1-3 also end with stop-and-Enter and paste-last (--expect-no-leak): exactly the text, one
 # newline, the text again; no key of the app's reaches the window.
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
@@ -21,6 +22,8 @@ sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
 scripts/e2e-desktop.sh --expect-no-leak --insert paste "$out/noise.wav" ""
 scripts/e2e-desktop.sh --cancel-with-escape testdata/data/toy-en-samples/sample_02.wav
 scripts/e2e-desktop.sh --unplug-mic 1.5 testdata/data/toy-en-samples/sample_03.wav
+# A full disk (the data folder on a filled tmpfs): the text still arrives, no WAV left, history says "audio not saved".
+scripts/e2e-desktop.sh --insert paste --disk-full
 echo "e2e: all desktop runs passed"
 source scripts/java-env.sh
 xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest' -Dsurefire.failIfNoSpecifiedTests=false

@@ -10,7 +10,7 @@
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
 #                               [--no-tray] [--spam SECONDS] [--cancel-with-escape] [--unplug-mic SECONDS]
-#                               [--expect-no-leak] [WAV] [EXPECTED_TEXT]
+#                               [--expect-no-leak] [--disk-full] [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
@@ -25,6 +25,9 @@
 #   exactly. --expect-no-leak ends the dictation with stop-and-Enter (Ctrl+Alt+Enter pressed with the
 #   hotkey held) and then presses paste-last (Ctrl+Alt+V): the window must hold exactly the text, one
 #   newline, the text again, and nothing else (no newline of its own, no paste of its own clipboard).
+#   --disk-full puts the data folder on a 4 MiB tmpfs (root) and fills it before the dictation so the
+#   recording cannot be saved: the text must still arrive, no WAV or .part may be left, the notice
+#   must say so and the history must keep the row marked "audio not saved".
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -45,6 +48,7 @@ hotkey=ctrl+alt+space
 cancel_esc=0
 unplug=""
 noleak=0
+diskfull=0
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -60,7 +64,8 @@ while [ $# -gt 0 ]; do
     --cancel-with-escape) cancel_esc=1; shift ;;
     --unplug-mic) unplug="$2"; shift 2 ;;
     --expect-no-leak) noleak=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --disk-full) diskfull=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
@@ -131,6 +136,10 @@ work="$(mktemp -d /tmp/dictum-e2e.XXXXXX)"
 export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work/run"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/dictum" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
+if [ "$diskfull" = 1 ]; then # --disk-full: the data folder (recordings, history, logs) on a small tmpfs
+  mount -t tmpfs -o size=4m,mode=700 dictum-e2e-data "$XDG_DATA_HOME" \
+    || { echo "e2e: --disk-full needs root with mount rights (a tmpfs)" >&2; exit 2; }
+fi
 export PULSE_SERVER="unix:$XDG_RUNTIME_DIR/pulse/native"
 pids=()
 cleanup() {
@@ -138,6 +147,10 @@ cleanup() {
   for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
   sleep 0.5
   for ((i=${#pids[@]}-1; i>=0; i--)); do kill -KILL "${pids[i]}" 2>/dev/null || true; done
+  if [ "$diskfull" = 1 ]; then
+    [ "$code" = 0 ] || cp -r "$XDG_DATA_HOME" "$work/data-kept" 2>/dev/null || true
+    umount "$XDG_DATA_HOME" 2>/dev/null || true
+  fi
   if [ "$keep" = 1 ] || [ "$code" != 0 ]; then
     echo "e2e: files kept in $work (app log: $work/data/dictum/logs/dictum.log)"
   else
@@ -290,6 +303,13 @@ if [ "$spam" -gt 0 ]; then
   xdotool windowfocus --sync "$wid"
 fi
 
+# ---- --disk-full: leave 96 KiB free, less than the recording needs but room for the history and log lines
+if [ "$diskfull" = 1 ]; then
+  avail=$(df --output=avail -B1 "$XDG_DATA_HOME" | tail -1)
+  fallocate -l $((avail - 96 * 1024)) "$XDG_DATA_HOME/filler" || fail "could not fill the data tmpfs"
+  log "disk full: $(df --output=avail -B1 "$XDG_DATA_HOME" | tail -1) bytes left in the data folder"
+fi
+
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
 duration="$(soxi -D "$wav" 2>/dev/null || echo 3)"
 mark=$(wc -l <"$applog")
@@ -353,7 +373,18 @@ if [ "$clip_after" != "$clip_before" ]; then
   fail "the clipboard holds [$clip_after], not [$clip_before]"
 fi
 # Nothing lost, nothing leaked: the recording is kept as a WAV; the log holds no transcript text.
+if [ "$diskfull" = 1 ]; then # the text arrived (above); no WAV and no partial one; the history says why
+  ! ls "$XDG_DATA_HOME"/dictum/recordings/dictation-* >/dev/null 2>&1 \
+    || fail "a WAV or .part was left on the full disk: $(ls -l "$XDG_DATA_HOME"/dictum/recordings/)"
+  grep -q "notice: The recording was not saved (the disk is full); the text is still inserted." "$applog" \
+    || fail "no disk-full notice in the log"
+  row="$("$py" -c 'import sqlite3, sys; r = sqlite3.connect(sys.argv[1]).execute("select status, error, wav_path from dictation order by id desc limit 1").fetchone(); print(r)' \
+    "$XDG_DATA_HOME/dictum/history.db")"
+  [ "$row" = "('OK', 'audio not saved', None)" ] || fail "history row after a full disk: $row"
+  log "disk full: text inserted, no WAV left, history row $row"
+else
 ls "$XDG_DATA_HOME"/dictum/recordings/dictation-*.wav >/dev/null 2>&1 || fail "no WAV in the recordings folder"
+fi
 if [ -n "$expected" ] && grep -qF "$expected" "$applog"; then
   fail "the transcript is in the log although logging transcripts is off"
 fi

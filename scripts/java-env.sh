@@ -12,3 +12,14 @@ export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
 # Maven itself runs on this JDK; keep its own startup warnings quiet.
 export MAVEN_OPTS="${MAVEN_OPTS:-} --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx2g"
+# Debian's Maven 3.8 (through jansi) writes ESC[0m resets even with -B and -Dstyle.color=never; where
+# its output is not a terminal (a log, CI, a pipe) they would land as raw "ESC[0m" text. Strip them there.
+mvn() {
+  if [ -t 1 ] && [ -t 2 ]; then
+    command mvn "$@"
+    return
+  fi
+  local strip=$'s/\e\\[[0-9;]*m//g'
+  command mvn "$@" 2> >(sed -u "$strip" >&2) | sed -u "$strip"
+  return "${PIPESTATUS[0]}"
+}

@@ -12,9 +12,11 @@ home=$(mktemp -d)
 shots=$(mktemp -d)
 trap 'kill $xvfb 2>/dev/null || true; rm -rf "$home" "$shots"' EXIT
 sleep 1
-DISPLAY=:94 HOME=$home mvn -q -B -pl app -am test -Dtest='SettingsWindowTest' -Dsurefire.failIfNoSpecifiedTests=false
+DISPLAY=:94 HOME=$home mvn -q -B -pl app -am test -Dtest='SettingsWindowTest,WindowsCloseTest' -Dsurefire.failIfNoSpecifiedTests=false
 grep -q 'Tests run: 2, Failures: 0, Errors: 0, Skipped: 0' app/target/surefire-reports/dev.dictum.app.ui.SettingsWindowTest.txt \
   || { echo "windows-ci: the settings window test did not run on the display" >&2; exit 1; }
+grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0' app/target/surefire-reports/dev.dictum.app.ui.WindowsCloseTest.txt \
+  || { echo "windows-ci: the Escape/Close test did not run on the display" >&2; exit 1; }
 DICTUM_SHOTS_DISPLAY=:94 scripts/screenshots-desktop.sh "$shots"
 n=$(ls "$shots"/*.png | wc -l)
 [ "$n" -ge 13 ] || { echo "windows-ci: only $n screenshots were drawn" >&2; exit 1; }

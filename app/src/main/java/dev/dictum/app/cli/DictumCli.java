@@ -15,12 +15,16 @@ public final class DictumCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (app, transcribe, bench)");
+        // Listed from the registered subcommands, so a new command is never missing here.
+        String commands = String.join(", ", spec.subcommands().keySet().stream().filter(c -> !c.equals("help")).toList());
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (" + commands + ")");
     }
 
     /** Builds the command line with Dictum's error handling: one line per error, exit codes 1 and 2. */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DictumCli());
+        // Every path the user gives is absolute from here on, so each message names files one way.
+        cl.registerConverter(java.nio.file.Path.class, s -> java.nio.file.Path.of(s).toAbsolutePath().normalize());
         cl.setExecutionExceptionHandler(new OneLineErrors());
         cl.setParameterExceptionHandler(new OneLineErrors());
         return cl;

@@ -63,6 +63,10 @@ final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity 
             }
             if (p.version() != null) {
                 out.println("  version: " + p.version());
+                String older = api.equals("hip") ? olderRocm(p) : null;
+                if (older != null) {
+                    out.println("  note: " + older);
+                }
             }
             for (DeviceProps d : p.devices()) {
                 out.printf(Locale.ROOT, "  device %d: %s, arch %s, %.1f GiB, wave size %d, %d compute units%n",
@@ -94,6 +98,22 @@ final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity 
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * A ROCm 5 runtime (Debian 12 ships 5.2 as libamdhip64-5) is not an error in the install: it is
+     * simply older than the ROCm 6 interface Dictum's HIP path is written against. Says so in those
+     * words, so "version 5.2" does not read as a wrong download of 6.2. Null for ROCm 6 and later.
+     */
+    static String olderRocm(RuntimeProbe p) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(p.version());
+        if (!m.find() || Integer.parseInt(m.group(1)) >= 6) {
+            return null;
+        }
+        String lib = String.valueOf(p.library());
+        String whose = lib.startsWith("/usr/lib/") ? "Debian's ROCm " : "ROCm ";
+        return whose + m.group(1) + "." + m.group(2) + " runtime found; Dictum's HIP path targets ROCm 6.x"
+                + " (Windows HIP SDK 6.2)" + (p.usable() ? "" : " \u2014 CPU is used");
     }
 
     /** Loads every module on device 0 and runs the self-test; null when all is well, else why not. */

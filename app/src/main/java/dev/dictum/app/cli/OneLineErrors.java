@@ -37,9 +37,14 @@ final class OneLineErrors implements CommandLine.IExecutionExceptionHandler, Com
         return INPUT_ERROR;
     }
 
+    /** The one line, with a leading path (as the engine's messages put it: "PATH: what is wrong") quoted the app's way. */
     static String describe(Throwable e) {
+        return quotedPath(plain(e));
+    }
+
+    private static String plain(Throwable e) {
         if (e instanceof UncheckedIOException u) {
-            return describe(u.getCause());
+            return plain(u.getCause());
         }
         if (e instanceof NoSuchFileException n) {
             return n.getFile() + ": no such file";
@@ -57,6 +62,24 @@ final class OneLineErrors implements CommandLine.IExecutionExceptionHandler, Com
         }
         return "unexpected " + e.getClass().getSimpleName() + ": " + oneLine(String.valueOf(e.getMessage()))
                 + " (run with --verbose for details)";
+    }
+
+    /** "/m/x.bin: not a model" → "'/m/x.bin': not a model", as PathText writes paths everywhere. */
+    static String quotedPath(String message) {
+        int colon = message.indexOf(": ");
+        while (colon > 0) {
+            String head = message.substring(0, colon);
+            try {
+                java.nio.file.Path p = java.nio.file.Path.of(head);
+                if (p.isAbsolute()) {
+                    return dev.dictum.app.platform.PathText.quoted(p) + message.substring(colon);
+                }
+            } catch (java.nio.file.InvalidPathException ex) {
+                return message;
+            }
+            colon = message.indexOf(": ", colon + 2); // a Windows path's "C:" is not the end of the path
+        }
+        return message;
     }
 
     private static String oneLine(String s) {

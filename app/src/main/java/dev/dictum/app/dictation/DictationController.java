@@ -4,6 +4,7 @@ import dev.dictum.app.history.HistoryEntry;
 import dev.dictum.app.history.HistoryStatus;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.settings.Settings;
+import dev.dictum.app.text.TextRules;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.audio.capture.AudioSource;
 import java.io.IOException;
@@ -336,7 +337,8 @@ public final class DictationController implements AutoCloseable {
             wav = p.recordings().save(samples, r.startedAt);
         } catch (IOException e) {
             LOG.warn("recording not saved: {}", e.getMessage());
-            p.notifier().notice(Notifier.Kind.WARNING, "The recording could not be saved: " + e.getMessage());
+            p.notifier().notice(Notifier.Kind.WARNING, "The recording was not saved (" + RecordingsFolder.reason(e)
+                    + "); the text is still inserted.");
         }
         long durationMillis = Math.round(r.seconds() * 1000);
         if (s.audio().trimSilence() && !r.heardSpeech()) {
@@ -383,14 +385,15 @@ public final class DictationController implements AutoCloseable {
             prune(s, wav);
             return;
         }
-        String text = withLeadingSpace(s, t.text(), r.target);
+        String text = withLeadingSpace(s, TextRules.apply(s.insertion(), t.text()), r.target);
         long delivered = insert(text, r.target, r.enterAfter);
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
         LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, encode {} ms,"
                 + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis, t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
         record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
-                releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null));
+                releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null)
+                .withRawText(t.text()));
         prune(s, wav);
     }
 
@@ -419,7 +422,7 @@ public final class DictationController implements AutoCloseable {
             if (empty) {
                 p.notifier().notice(Notifier.Kind.INFO, "No speech heard in the retried recording");
             } else {
-                insertQuietly(t.text(), false);
+                insertQuietly(TextRules.apply(p.settings().get().insertion(), t.text()), false);
             }
         } catch (IOException | RuntimeException | InterruptedException e) {
             p.notifier().notice(Notifier.Kind.ERROR, "Retry failed (" + e.getMessage() + "); the recording is kept");
@@ -475,10 +478,12 @@ public final class DictationController implements AutoCloseable {
         return text;
     }
 
-    private HistoryEntry record(Settings s, HistoryEntry e) {
+    private HistoryEntry record(Settings s, HistoryEntry given) {
         if (p.history() == null || !s.storage().historyEnabled()) {
-            return e;
+            return given;
         }
+        // Every recording is saved before this; no WAV means it could not be (disk full): the row says so.
+        HistoryEntry e = given.wavPath() == null && given.error() == null ? given.withNote("audio not saved") : given;
         try {
             return p.history().add(e);
         } catch (RuntimeException ex) {

@@ -36,11 +36,26 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     public interface Listener {
         void changed(State s);
+
+        /**
+         * A model could not be loaded. It was not made the choice: {@code stillUsing} (the model that
+         * keeps serving, or null when there is none) stays ready.
+         *
+         * @param why the reason in one clause, e.g. "not a ggml or Hugging Face Whisper model"
+         */
+        default void failed(String model, String why, String stillUsing) {
+        }
+
+        /** A model loaded and warmed up: the moment it may be remembered as the user's choice. */
+        default void working(Path path) {
+        }
     }
 
     private final Supplier<TranscriptionSettings> settings;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private volatile WhisperDictationEngine ready;
+    private volatile Path readyPath;
+    private volatile Path requested; // the last path asked for, loading or loaded
     private volatile State state = new State(Phase.NONE, null, null, "No model chosen: pick one in the Model menu");
     private Thread loader; // guarded by this
     private long generation; // guarded by this
@@ -63,9 +78,20 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         return e == null ? List.of() : e.languages();
     }
 
+    /** The path of the model that serves now, or null. */
+    public Path readyPath() {
+        return readyPath;
+    }
+
+    /** The last path {@link #load} was asked for (loading, loaded or failed), or null. */
+    public Path requested() {
+        return requested;
+    }
+
     /** Loads {@code path} on {@code backendName} in the background; the tray hears about each phase. */
     public synchronized void load(Path path, String name, String backendName) {
         long gen = ++generation;
+        requested = path;
         set(new State(Phase.LOADING, name, backendName, null));
         loader = Thread.ofPlatform().name("dictum-model-load").daemon().start(() -> {
             long t0 = System.nanoTime();
@@ -92,6 +118,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                     }
                     WhisperDictationEngine old = ready;
                     ready = candidate;
+                    readyPath = path;
                     if (old != null) {
                         old.engine().close();
                     }
@@ -99,6 +126,9 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 LOG.info("Dictum ready: model {} on {} (loaded in {} ms, warmed up in {} ms)", name, actual,
                         (w0 - t0) / 1_000_000, warmMillis);
                 set(new State(Phase.READY, name, actual, "warmed up in " + warmMillis + " ms"));
+                for (Listener l : listeners) {
+                    l.working(path);
+                }
             } catch (RuntimeException | Error e) {
                 if (engine != null) {
                     engine.close();
@@ -106,7 +136,8 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
                 LOG.warn("model {} could not be loaded: {}", path, why);
                 if (current(gen)) {
-                    set(new State(Phase.FAILED, name, backendName, why));
+                    // The model's messages start with its path; the notice names the model already.
+                    failed(name, why.startsWith(path + ": ") ? why.substring(path.toString().length() + 2) : why);
                 }
             }
         });
@@ -148,6 +179,22 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         ready = null;
         if (e != null) {
             e.engine().close();
+        }
+    }
+
+    /** The failed model is not the choice: the one that served before (if any) is ready again. */
+    private void failed(String name, String why) {
+        WhisperDictationEngine old = ready;
+        String reason = why.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[.]$", "");
+        if (old != null) {
+            requested = readyPath;
+            set(new State(Phase.READY, old.modelName(), old.backendName(), "kept: " + name + " could not be loaded"));
+        } else {
+            set(new State(Phase.FAILED, name, null, reason));
+        }
+        // After the state: a listener may start loading another model at once (the last one that worked).
+        for (Listener l : listeners) {
+            l.failed(name, reason, old == null ? null : old.modelName());
         }
     }
 

@@ -78,7 +78,7 @@ public final class WhisperDictationEngine implements DictationEngine {
         };
     }
 
-    /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate. */
+    /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate, the prompt with the vocabulary. */
     TranscribeOptions options(TranscriptionSettings s) {
         String lang = s.language().equals("auto") ? null : s.language();
         if (lang != null && !languages().contains(lang)) {
@@ -94,7 +94,7 @@ public final class WhisperDictationEngine implements DictationEngine {
             d = d.withBeamSize(s.beamSize());
         }
         TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withNoSpeechThreshold(s.noSpeechThreshold())
-                .withInitialPrompt(s.initialPrompt().isBlank() ? null : s.initialPrompt());
+                .withInitialPrompt(s.decoderPrompt());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
     }
 

@@ -1,5 +1,6 @@
 package dev.dictum.app.history;
 
+import dev.dictum.app.platform.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ import org.sqlite.Function;
  */
 public final class HistoryStore implements AutoCloseable {
     private static final String COLUMNS = "id, time_ms, duration_ms, text, language, model, backend,"
-            + " release_to_text_ms, transcribe_ms, encode_ms, decode_ms, wav_path, status, error";
+            + " release_to_text_ms, transcribe_ms, encode_ms, decode_ms, wav_path, status, error, raw_text";
 
     private final Connection db;
 
@@ -40,10 +41,8 @@ public final class HistoryStore implements AutoCloseable {
      */
     public static HistoryStore open(Path file) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
+            // Owner-only before SQLite opens it: its -wal and -shm files take the database file's mode.
+            OwnerOnly.createFile(file);
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA journal_mode=WAL");
@@ -66,6 +65,7 @@ public final class HistoryStore implements AutoCloseable {
                           status TEXT NOT NULL,
                           error TEXT)""");
                 s.execute("CREATE INDEX IF NOT EXISTS dictation_time ON dictation(time_ms)");
+                migrate(s);
                 // SQLite's LIKE and lower() fold ASCII only; search must find "Köln" from "köln".
                 Function.create(c, "dictum_fold", new Function() {
                     @Override
@@ -85,10 +85,28 @@ public final class HistoryStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Brings a database of an older version up to this one. Version 2 adds raw_text (the engine's text
+     * before replacements); older rows read it as null, which means "the same as text".
+     */
+    private static void migrate(Statement s) throws SQLException {
+        boolean hasRaw = false;
+        try (ResultSet cols = s.executeQuery("PRAGMA table_info(dictation)")) {
+            while (cols.next()) {
+                hasRaw |= cols.getString("name").equals("raw_text");
+            }
+        }
+        if (!hasRaw) {
+            s.execute("ALTER TABLE dictation ADD COLUMN raw_text TEXT");
+        }
+        s.execute("PRAGMA user_version=2");
+    }
+
     /** Stores an entry and returns it with its id. */
     public synchronized HistoryEntry add(HistoryEntry e) {
         String sql = "INSERT INTO dictation (time_ms, duration_ms, text, language, model, backend, release_to_text_ms,"
-                + " transcribe_ms, encode_ms, decode_ms, wav_path, status, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                + " transcribe_ms, encode_ms, decode_ms, wav_path, status, error, raw_text)"
+                + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
         try (PreparedStatement ps = db.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
             bind(ps, e);
             ps.executeUpdate();
@@ -104,11 +122,11 @@ public final class HistoryStore implements AutoCloseable {
     /** Replaces a stored entry (a retry that succeeded, a re-transcription). */
     public synchronized void update(HistoryEntry e) {
         String sql = "UPDATE dictation SET time_ms=?, duration_ms=?, text=?, language=?, model=?, backend=?,"
-                + " release_to_text_ms=?, transcribe_ms=?, encode_ms=?, decode_ms=?, wav_path=?, status=?, error=?"
-                + " WHERE id=?";
+                + " release_to_text_ms=?, transcribe_ms=?, encode_ms=?, decode_ms=?, wav_path=?, status=?, error=?,"
+                + " raw_text=? WHERE id=?";
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             bind(ps, e);
-            ps.setLong(14, e.id());
+            ps.setLong(15, e.id());
             ps.executeUpdate();
         } catch (SQLException ex) {
             throw failure("update a history entry", ex);
@@ -212,6 +230,7 @@ public final class HistoryStore implements AutoCloseable {
         setNullable(ps, 11, e.wavPath() == null ? null : e.wavPath().toString());
         ps.setString(12, e.status().name());
         setNullable(ps, 13, e.error());
+        setNullable(ps, 14, e.replaced() ? e.rawText() : null);
     }
 
     private static void setNullable(PreparedStatement ps, int i, String v) throws SQLException {
@@ -228,7 +247,7 @@ public final class HistoryStore implements AutoCloseable {
                 rs.getLong("duration_ms"), rs.getString("text"), rs.getString("language"), rs.getString("model"),
                 rs.getString("backend"), rs.getLong("release_to_text_ms"), rs.getLong("transcribe_ms"),
                 rs.getLong("encode_ms"), rs.getLong("decode_ms"), wav == null ? null : Path.of(wav),
-                HistoryStatus.valueOf(rs.getString("status")), rs.getString("error"));
+                HistoryStatus.valueOf(rs.getString("status")), rs.getString("error"), rs.getString("raw_text"));
     }
 
     private static UncheckedIOException failure(String what, SQLException e) {

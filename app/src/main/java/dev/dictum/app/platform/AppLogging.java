@@ -29,11 +29,27 @@ public final class AppLogging {
             return null;
         }
         Path file = logDir.resolve("dictum.log");
+        try {
+            OwnerOnly.createFile(file); // what the user said may be logged (if they allow it): owner-only
+        } catch (java.io.IOException e) {
+            // Logback reports a log it cannot open on the terminal; the app runs without it
+        }
         RollingFileAppender<ILoggingEvent> out = new RollingFileAppender<>();
         out.setContext(ctx);
         out.setName("FILE");
         out.setFile(file.toString());
-        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy();
+        // After a rollover Logback opens a fresh dictum.log with the umask's mode; make it owner-only first.
+        FixedWindowRollingPolicy rolling = new FixedWindowRollingPolicy() {
+            @Override
+            public void rollover() throws ch.qos.logback.core.rolling.RolloverFailure {
+                super.rollover();
+                try {
+                    OwnerOnly.createFile(file);
+                } catch (java.io.IOException e) {
+                    addWarn("cannot make " + file + " owner-only: " + e.getMessage());
+                }
+            }
+        };
         rolling.setContext(ctx);
         rolling.setParent(out);
         rolling.setFileNamePattern(logDir.resolve("dictum.%i.log").toString());

@@ -68,7 +68,7 @@ public final class SingleInstance implements AutoCloseable {
 
     /** The lock, or null when another Dictum holds it. */
     public static SingleInstance acquire(Path dataDir) throws IOException {
-        Files.createDirectories(dataDir);
+        OwnerOnly.createDirectories(dataDir);
         FileChannel ch = FileChannel.open(dataDir.resolve("dictum.lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         try {

@@ -14,6 +14,8 @@ import java.util.List;
  * @param enterAfter press Enter after the text
  * @param leadingSpace a space first when the previous dictation into the same window ended a sentence
  * @param typingDelayMillis typing mode: pause between characters
+ * @param replacements user rules applied to the transcript before it is inserted, in order
+ * @param voiceCommands "new line", "new paragraph" and "comma" spoken become a line break, a blank line and ","
  */
 public record InsertionSettings(
         InsertionMethod method,
@@ -22,7 +24,9 @@ public record InsertionSettings(
         Integer restoreDelayMillis,
         Boolean enterAfter,
         Boolean leadingSpace,
-        Integer typingDelayMillis) {
+        Integer typingDelayMillis,
+        java.util.List<Replacement> replacements,
+        Boolean voiceCommands) {
     private static final InsertionMethod D_METHOD = InsertionMethod.PASTE;
     private static final PasteKeystroke D_PASTEKEYSTROKE = PasteKeystroke.CTRL_V;
     private static final Integer D_PASTEDELAYMILLIS = 40;
@@ -30,6 +34,10 @@ public record InsertionSettings(
     private static final Boolean D_ENTERAFTER = false;
     private static final Boolean D_LEADINGSPACE = true;
     private static final Integer D_TYPINGDELAYMILLIS = 12;
+    private static final java.util.List<Replacement> D_REPLACEMENTS = java.util.List.of();
+    private static final Boolean D_VOICECOMMANDS = true;
+    /** More rules than anyone types by hand; a limit keeps a damaged file from slowing every dictation. */
+    static final int MAX_REPLACEMENTS = 500;
 
     public InsertionSettings {
         method = Checks.or(method, D_METHOD);
@@ -39,10 +47,13 @@ public record InsertionSettings(
         enterAfter = Checks.or(enterAfter, D_ENTERAFTER);
         leadingSpace = Checks.or(leadingSpace, D_LEADINGSPACE);
         typingDelayMillis = Checks.or(typingDelayMillis, D_TYPINGDELAYMILLIS);
+        replacements = replacements == null ? D_REPLACEMENTS
+                : java.util.List.copyOf(replacements.stream().filter(java.util.Objects::nonNull).toList());
+        voiceCommands = Checks.or(voiceCommands, D_VOICECOMMANDS);
     }
 
     public static InsertionSettings defaults() {
-        return new InsertionSettings(D_METHOD, D_PASTEKEYSTROKE, D_PASTEDELAYMILLIS, D_RESTOREDELAYMILLIS, D_ENTERAFTER, D_LEADINGSPACE, D_TYPINGDELAYMILLIS);
+        return new InsertionSettings(D_METHOD, D_PASTEKEYSTROKE, D_PASTEDELAYMILLIS, D_RESTOREDELAYMILLIS, D_ENTERAFTER, D_LEADINGSPACE, D_TYPINGDELAYMILLIS, D_REPLACEMENTS, D_VOICECOMMANDS);
     }
 
     /** Every invalid value with the reason ("insertion.field"), empty when all are valid. */
@@ -51,34 +62,45 @@ public record InsertionSettings(
         Checks.range(out, "insertion.pasteDelayMillis", pasteDelayMillis, 0, 2000, " ms");
         Checks.range(out, "insertion.restoreDelayMillis", restoreDelayMillis, 0, 5000, " ms");
         Checks.range(out, "insertion.typingDelayMillis", typingDelayMillis, 0, 200, " ms");
+        if (replacements.size() > MAX_REPLACEMENTS) {
+            out.add(new SettingProblem("insertion.replacements", "at most " + MAX_REPLACEMENTS + " rules"));
+        }
         return out;
     }
 
     public InsertionSettings withMethod(InsertionMethod v) {
-        return new InsertionSettings(v, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis);
+        return new InsertionSettings(v, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis, replacements, voiceCommands);
     }
 
     public InsertionSettings withPasteKeystroke(PasteKeystroke v) {
-        return new InsertionSettings(method, v, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis);
+        return new InsertionSettings(method, v, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis, replacements, voiceCommands);
     }
 
     public InsertionSettings withPasteDelayMillis(Integer v) {
-        return new InsertionSettings(method, pasteKeystroke, v, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis);
+        return new InsertionSettings(method, pasteKeystroke, v, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis, replacements, voiceCommands);
     }
 
     public InsertionSettings withRestoreDelayMillis(Integer v) {
-        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, v, enterAfter, leadingSpace, typingDelayMillis);
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, v, enterAfter, leadingSpace, typingDelayMillis, replacements, voiceCommands);
     }
 
     public InsertionSettings withEnterAfter(Boolean v) {
-        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, v, leadingSpace, typingDelayMillis);
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, v, leadingSpace, typingDelayMillis, replacements, voiceCommands);
     }
 
     public InsertionSettings withLeadingSpace(Boolean v) {
-        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, v, typingDelayMillis);
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, v, typingDelayMillis, replacements, voiceCommands);
+    }
+
+    public InsertionSettings withReplacements(java.util.List<Replacement> v) {
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis, v, voiceCommands);
+    }
+
+    public InsertionSettings withVoiceCommands(Boolean v) {
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, typingDelayMillis, replacements, v);
     }
 
     public InsertionSettings withTypingDelayMillis(Integer v) {
-        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, v);
+        return new InsertionSettings(method, pasteKeystroke, pasteDelayMillis, restoreDelayMillis, enterAfter, leadingSpace, v, replacements, voiceCommands);
     }
 }

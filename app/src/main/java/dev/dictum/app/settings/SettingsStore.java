@@ -1,9 +1,9 @@
 package dev.dictum.app.settings;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.dictum.app.platform.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -45,32 +45,34 @@ public final class SettingsStore {
      * @param settings what to use
      * @param notice   one or two lines for the user when the file was corrupt or had invalid values
      *                 (the backup's name included), else null
+     * @param backup   where the old file was kept, or null (nothing was wrong, or it could not be copied)
      */
-    public record Loaded(Settings settings, String notice) {
+    public record Loaded(Settings settings, String notice, Path backup) {
+        public Loaded(Settings settings, String notice) {
+            this(settings, notice, null);
+        }
     }
 
     /** Reads the file; a missing file gives defaults (and is not an error). Never throws for bad content. */
     public Loaded load() {
-        String text;
+        byte[] bytes;
         try {
-            text = Files.readString(file);
+            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return new Loaded(Settings.defaults(), null);
         } catch (IOException e) {
-            return new Loaded(Settings.defaults(), "Settings could not be read (" + e.getMessage()
-                    + "); using defaults for now.");
+            // Unreadable (permissions, a folder in its place, an I/O error): keep it aside before defaults are saved over it.
+            return broken("it could not be read (" + SettingsProblems.ioReason(e) + ")");
         }
         Settings read;
         try {
+            String text = SettingsProblems.utf8(bytes);
             read = JSON.readValue(text, Settings.class);
             if (read == null) {
                 throw new IOException("the file holds no settings");
             }
         } catch (IOException | RuntimeException e) {
-            String why = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
-            Path backup = backup();
-            return new Loaded(Settings.defaults(), "The settings file was damaged (" + oneLine(why)
-                    + "); defaults are in use. The old file is kept as " + backup + ".");
+            return broken(SettingsProblems.describe(e));
         }
         List<SettingProblem> problems = read.problems();
         if (problems.isEmpty()) {
@@ -85,7 +87,7 @@ public final class SettingsStore {
         Path backup = backup();
         return new Loaded(fixed, "Some settings were invalid and were reset to defaults (" + problems.getFirst()
                 + (problems.size() > 1 ? ", and " + (problems.size() - 1) + " more" : "")
-                + "). The old file is kept as " + backup + ".");
+                + "). The old file is kept as " + SettingsProblems.quoted(backup) + ".", backup.equals(file) ? null : backup);
     }
 
     /**
@@ -101,7 +103,8 @@ public final class SettingsStore {
         }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            OwnerOnly.createDirectories(file.toAbsolutePath().getParent());
+            OwnerOnly.createFile(tmp);
             Files.write(tmp, JSON.writeValueAsBytes(settings));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -117,7 +120,7 @@ public final class SettingsStore {
             } catch (IOException ignored) {
                 // the temporary file is harmless; the real one is untouched
             }
-            throw new UncheckedIOException("cannot save settings to " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save settings to " + SettingsProblems.quoted(file) + ": " + e.getMessage(), e);
         }
     }
 
@@ -130,7 +133,19 @@ public final class SettingsStore {
         }
     }
 
-    /** Moves the current file aside as settings.json.broken-YYYYMMDD-HHMMSS; returns its name. */
+    /** Defaults, with the damaged file kept aside and a notice that says where and what was wrong. */
+    private Loaded broken(String why) {
+        Path backup = backup();
+        if (backup.equals(file)) {
+            return new Loaded(Settings.defaults(), "The settings file " + SettingsProblems.quoted(file)
+                    + " is damaged: " + why + ". It could not be copied aside, so it is left as it is;"
+                    + " defaults are in use until you change a setting.");
+        }
+        return new Loaded(Settings.defaults(), "The settings file was damaged: " + why
+                + ". Defaults are in use; your old file is kept as " + SettingsProblems.quoted(backup) + ".", backup);
+    }
+
+    /** Copies (or, when it cannot be read, moves) the current file aside as settings.json.broken-YYYYMMDD-HHMMSS. */
     private Path backup() {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
         Path backup = file.resolveSibling(file.getFileName() + ".broken-" + stamp);
@@ -139,17 +154,16 @@ public final class SettingsStore {
         }
         try {
             Files.copy(file, backup);
+            OwnerOnly.createFile(backup); // a copy gets the umask's mode; the settings are the user's alone
+            return backup.toAbsolutePath();
         } catch (IOException e) {
-            return file; // could not copy: the file stays where it is until the next save
+            try {
+                // An unreadable file cannot be copied, but it can still be renamed out of the way.
+                Files.move(file, backup);
+                return backup.toAbsolutePath();
+            } catch (IOException e2) {
+                return file; // the file stays where it is until the next save
+            }
         }
-        return backup;
-    }
-
-    private static String oneLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        String line = s.strip().lines().findFirst().orElse("unreadable");
-        return line.length() > 120 ? line.substring(0, 117) + "..." : line;
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
  * @param initialPrompt text the model is conditioned on (names, custom vocabulary)
  * @param temperatureFallback retry a window at higher temperatures when decoding fails
  * @param noSpeechThreshold a window whose no-speech probability is above this is silent
+ * @param vocabulary names and jargon the model should expect, separated by commas or new lines
  */
 public record TranscriptionSettings(
         String language,
@@ -20,13 +21,15 @@ public record TranscriptionSettings(
         Integer beamSize,
         String initialPrompt,
         Boolean temperatureFallback,
-        Double noSpeechThreshold) {
+        Double noSpeechThreshold,
+        String vocabulary) {
     private static final String D_LANGUAGE = "auto";
     private static final TranscriptionTask D_TASK = TranscriptionTask.TRANSCRIBE;
     private static final Integer D_BEAMSIZE = 1;
     private static final String D_INITIALPROMPT = "";
     private static final Boolean D_TEMPERATUREFALLBACK = true;
     private static final Double D_NOSPEECHTHRESHOLD = 0.6;
+    private static final String D_VOCABULARY = "";
 
     public TranscriptionSettings {
         language = Checks.or(language, D_LANGUAGE);
@@ -35,10 +38,11 @@ public record TranscriptionSettings(
         initialPrompt = Checks.or(initialPrompt, D_INITIALPROMPT);
         temperatureFallback = Checks.or(temperatureFallback, D_TEMPERATUREFALLBACK);
         noSpeechThreshold = Checks.or(noSpeechThreshold, D_NOSPEECHTHRESHOLD);
+        vocabulary = Checks.or(vocabulary, D_VOCABULARY);
     }
 
     public static TranscriptionSettings defaults() {
-        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD);
+        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD, D_VOCABULARY);
     }
 
     /** Every invalid value with the reason ("transcription.field"), empty when all are valid. */
@@ -53,30 +57,55 @@ public record TranscriptionSettings(
             out.add(new SettingProblem("transcription.initialPrompt", "longer than 2000 characters"));
         }
         Checks.range(out, "transcription.noSpeechThreshold", noSpeechThreshold, 0, 1, "");
+        if (vocabulary.length() > 2000) {
+            out.add(new SettingProblem("transcription.vocabulary", "longer than 2000 characters"));
+        }
         return out;
     }
 
+    /** The vocabulary's terms: split at commas and line breaks, trimmed, empty ones and repeats dropped. */
+    public List<String> vocabularyTerms() {
+        return java.util.Arrays.stream(vocabulary.split("[,\\n\\r]+")).map(String::strip)
+                .filter(t -> !t.isEmpty()).distinct().toList();
+    }
+
+    /**
+     * What the decoder is primed with (Whisper's initial prompt): the prompt text, then the
+     * vocabulary as a comma-separated list ending in a full stop, the way such words would appear in
+     * text the model saw before this audio; null when both are empty.
+     */
+    public String decoderPrompt() {
+        List<String> terms = vocabularyTerms();
+        String words = terms.isEmpty() ? "" : String.join(", ", terms) + ".";
+        String prompt = (initialPrompt.strip() + " " + words).strip();
+        return prompt.isEmpty() ? null : prompt;
+    }
+
+    public TranscriptionSettings withVocabulary(String v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, v);
+    }
+
     public TranscriptionSettings withLanguage(String v) {
-        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
     }
 
     public TranscriptionSettings withTask(TranscriptionTask v) {
-        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
     }
 
     public TranscriptionSettings withBeamSize(Integer v) {
-        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
     }
 
     public TranscriptionSettings withInitialPrompt(String v) {
-        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold, vocabulary);
     }
 
     public TranscriptionSettings withTemperatureFallback(Boolean v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold, vocabulary);
     }
 
     public TranscriptionSettings withNoSpeechThreshold(Double v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v, vocabulary);
     }
 }

@@ -55,16 +55,9 @@ final class TrayMenu {
     }
 
     private static JLabel header(AppActions app) {
-        EngineManager.State e = app.engineState();
-        String state = switch (e.phase()) {
-            case READY -> app.status().state().label();
-            case LOADING -> "Loading model…";
-            case WARMING_UP -> "Warming up…";
-            case FAILED -> "Model failed to load";
-            case NONE -> "No model chosen";
-        };
-        String model = e.model() == null ? "" : e.model() + (e.backend() == null ? "" : " · " + e.backend()
-                .toUpperCase(Locale.ROOT));
+        TrayStatus t = app.trayStatus();
+        String state = t.headline();
+        String model = t.model();
         JLabel l = new JLabel("<html><b>Dictum</b> — " + escape(state)
                 + (model.isEmpty() ? "" : "<br><span style='color:#5f6368'>" + escape(model) + "</span>") + "</html>");
         l.setBorder(new EmptyBorder(6, 12, 6, 12));
@@ -98,18 +91,26 @@ final class TrayMenu {
             if (name.equals("auto") && active != null) {
                 label += " (uses " + active.toUpperCase(Locale.ROOT) + ")";
             }
-            JRadioButtonMenuItem r = radio(g, label + (b.getValue() == null ? "" : " — unavailable"),
-                    name.equals(s.advanced().backend()), () -> app.chooseBackend(name));
+            // A few words per backend; the loader's whole text would make the menu 1000 px wide.
+            JRadioButtonMenuItem r = radio(g, label + (b.getValue() == null ? ""
+                    : " — " + BackendReason.shortly(b.getValue())), name.equals(s.advanced().backend()),
+                    () -> app.chooseBackend(name));
             if (b.getValue() != null) {
                 r.setEnabled(false);
-                r.setToolTipText(b.getValue());
             }
             m.add(r);
-            if (b.getValue() != null) {
-                JMenuItem why = item("    " + b.getValue(), false, () -> { });
-                why.setFont(why.getFont().deriveFont(Font.ITALIC, why.getFont().getSize2D() - 1));
-                m.add(why);
+        }
+        StringBuilder details = new StringBuilder();
+        app.backends().forEach((name, why) -> {
+            if (why != null) {
+                details.append(name).append(": ").append(why).append('\n');
             }
+        });
+        if (!details.isEmpty()) {
+            m.addSeparator();
+            m.add(item("Copy details (or run: dictum doctor)", true, () -> java.awt.Toolkit.getDefaultToolkit()
+                    .getSystemClipboard().setContents(new java.awt.datatransfer.StringSelection(details.toString()),
+                            null)));
         }
         return m;
     }

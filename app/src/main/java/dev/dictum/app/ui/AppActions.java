@@ -32,6 +32,16 @@ public interface AppActions {
 
     DictationController.Status status();
 
+    /** Why the microphone cannot record now ("No microphone: …"), or null when it can. */
+    default String microphoneProblem() {
+        return null;
+    }
+
+    /** What the tray icon, tooltip and every header say now (one decision, so they agree). */
+    default dev.dictum.app.tray.TrayStatus trayStatus() {
+        return dev.dictum.app.tray.TrayStatus.of(engineState(), status().state(), microphoneProblem());
+    }
+
     /** The last transcript, or null. */
     String lastText();
 

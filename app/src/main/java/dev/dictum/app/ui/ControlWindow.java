@@ -108,14 +108,9 @@ public final class ControlWindow {
                 return;
             }
             EngineManager.State e = app.engineState();
-            state.setText(switch (e.phase()) {
-                case READY -> app.status().state().label() + " — " + e.model() + " on "
-                        + e.backend().toUpperCase(java.util.Locale.ROOT);
-                case LOADING -> "Loading " + e.model() + "…";
-                case WARMING_UP -> "Warming up " + e.model() + "…";
-                case FAILED -> "Model failed: " + e.detail();
-                case NONE -> "No model chosen";
-            });
+            dev.dictum.app.tray.TrayStatus t = app.trayStatus();
+            state.setText(e.phase() == EngineManager.Phase.FAILED ? "Model failed: " + e.detail()
+                    : t.headline() + (t.model().isEmpty() ? "" : " — " + t.model()));
         });
     }
 

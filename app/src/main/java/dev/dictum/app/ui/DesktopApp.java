@@ -6,6 +6,7 @@ import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationState;
 import dev.dictum.app.dictation.FocusTracker;
 import dev.dictum.app.dictation.KeyboardState;
+import dev.dictum.app.dictation.NoticeThrottle;
 import dev.dictum.app.dictation.Notifier;
 import dev.dictum.app.dictation.RecordingsFolder;
 import dev.dictum.app.engine.BackendSurvey;
@@ -21,9 +22,12 @@ import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.insert.UnicodeTyper;
 import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.models.ModelDiscovery;
+import dev.dictum.app.models.ModelList;
 import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
+import dev.dictum.app.platform.OwnerOnly;
+import dev.dictum.app.platform.PathText;
 import dev.dictum.app.platform.SingleInstance;
 import dev.dictum.app.platform.windows.WindowsFocus;
 import dev.dictum.app.platform.windows.WindowsTyper;
@@ -36,7 +40,7 @@ import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.SettingsStore;
 import dev.dictum.app.tray.Tray;
-import dev.dictum.app.tray.TrayIcons;
+import dev.dictum.app.tray.TrayStatus;
 import dev.dictum.audio.capture.InputDevices;
 import dev.dictum.audio.capture.Microphone;
 import dev.dictum.audio.capture.SourceWatch;
@@ -90,6 +94,12 @@ public final class DesktopApp implements AppActions {
     private volatile BackendSurvey survey = BackendSurvey.notYet();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
     private final DesktopWindows windows = new DesktopWindows();
+    private volatile String revertTo; // the model path before one typed into the settings window, until it loads
+    private volatile boolean reverting; // modelFailed is putting a path back: not a new choice
+    private final NoticeThrottle throttle = new NoticeThrottle(() -> System.nanoTime() / 1_000_000);
+    private final java.util.concurrent.ScheduledExecutorService noticeTimer =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> Thread.ofPlatform().daemon().name("dictum-notices").unstarted(r));
 
     public DesktopApp(AppDirs dirs) {
         this.dirs = dirs;
@@ -111,14 +121,15 @@ public final class DesktopApp implements AppActions {
             err.println("dictum: Dictum is already running (look for its icon in the system tray)");
             return 1;
         }
+        // What the user said is theirs alone: folders 0700, files 0600 (Linux), older files included.
+        OwnerOnly.tighten(dirs.config());
+        OwnerOnly.tighten(dirs.data());
         Path log = AppLogging.configure(dirs.logs(), verbose);
         LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         settings = new LiveSettings(store, loaded.settings());
-        if (model != null) {
-            update(x -> x.with(x.models().withModelPath(model.toString())));
-        }
+        // --model is remembered only once it has loaded (EngineManager.Listener.working), like a tray choice.
         Settings s = settings.current();
 
         FlatLightLaf.setup();
@@ -142,14 +153,23 @@ public final class DesktopApp implements AppActions {
             refreshViews();
         });
         engines = new EngineManager(() -> settings.current().transcription());
-        engines.addListener(st -> {
-            refreshViews();
-            if (st.phase() == EngineManager.Phase.LOADING) {
-                notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
-            } else if (st.phase() == EngineManager.Phase.FAILED) {
-                notifier().notice(Notifier.Kind.ERROR, "Model failed to load: " + st.detail());
-            } else if (st.phase() == EngineManager.Phase.READY) {
-                notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+        engines.addListener(new EngineManager.Listener() {
+            @Override
+            public void changed(EngineManager.State st) {
+                engineChanged(st);
+            }
+
+            @Override
+            public void failed(String name, String why, String stillUsing) {
+                modelFailed(name, why, stillUsing);
+            }
+
+            @Override
+            public void working(Path path) {
+                revertTo = null;
+                if (!path.toString().equals(settings.current().models().modelPath())) {
+                    update(x -> x.with(x.models().withModelPath(path.toString())));
+                }
             }
         });
         try {
@@ -240,13 +260,58 @@ public final class DesktopApp implements AppActions {
                 });
         if (loaded.notice() != null) {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
+            Platform.runLater(() -> new SettingsProblemWindow(loaded.notice(), loaded.backup()).show());
         }
-        loadChosenModel(s);
+        if (model != null) {
+            loadModel(model, s.advanced().backend());
+        } else {
+            loadChosenModel(s);
+        }
         refreshViews();
         LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
         quit.await();
         shutdown(instance);
         return 0;
+    }
+
+    private void engineChanged(EngineManager.State st) {
+        refreshViews();
+        if (st.phase() == EngineManager.Phase.READY || st.phase() == EngineManager.Phase.FAILED) {
+            windows.modelsChanged(); // a --model path or a file from elsewhere joins the lists
+        }
+        if (st.phase() == EngineManager.Phase.LOADING) {
+            notifier().notice(Notifier.Kind.INFO, "Loading " + st.model() + ": it is ready in a few seconds");
+        } else if (st.phase() == EngineManager.Phase.READY && st.detail() != null && !st.detail().startsWith("kept")) {
+            notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** One sentence with the model's name and the reason; a model chosen in the settings window is un-chosen. */
+    private void modelFailed(String name, String why, String stillUsing) {
+        Path working = engines.readyPath();
+        Path failed = engines.requested();
+        String current = settings.current().models().modelPath();
+        // Nothing serves, and the remembered model is not the one that failed (a --model or tray choice at start).
+        boolean fallBack = working == null && revertTo == null && !current.isBlank()
+                && (failed == null || !current.equals(failed.toString()));
+        notifier().notice(Notifier.Kind.ERROR, "Could not load " + name + ": " + why
+                + (stillUsing != null ? "; still using " + stillUsing + "."
+                : fallBack ? "; loading the last model that worked." : "; choose another model in the Model menu."));
+        if (fallBack) {
+            loadChosenModel(settings.current());
+            return;
+        }
+        // A path saved by the settings window goes back to the model that works, or to what it was before.
+        String back = working != null ? working.toString() : revertTo;
+        revertTo = null;
+        if (back != null && !back.equals(current)) {
+            reverting = true;
+            try {
+                update(x -> x.with(x.models().withModelPath(back)));
+            } finally {
+                reverting = false;
+            }
+        }
     }
 
     private void loadChosenModel(Settings s) {
@@ -257,12 +322,17 @@ public final class DesktopApp implements AppActions {
         }
         Path p = Path.of(path);
         if (!Files.exists(p)) {
-            notifier().notice(Notifier.Kind.ERROR, "The model " + path + " is gone; choose another in the Model menu");
+            notifier().notice(Notifier.Kind.ERROR, "The model " + PathText.quoted(path) + " is gone; choose another in the Model menu");
             return;
         }
+        loadModel(p, s.advanced().backend());
+    }
+
+    /** Loads a model without remembering it: the settings name it only once it works (Listener.working). */
+    private void loadModel(Path p, String backend) {
         DiscoveredModel d = ModelDiscovery.describe(p, DiscoveredModel.Source.CONFIGURED);
         String name = d == null ? p.getFileName().toString() : d.name();
-        engines.load(p, name, s.advanced().backend());
+        engines.load(p, name, backend);
     }
 
     private void applyChange(Settings before, Settings after) {
@@ -272,8 +342,14 @@ public final class DesktopApp implements AppActions {
         if (!before.audio().inputDevice().equals(after.audio().inputDevice())) {
             mic.setDevice(after.audio().inputDevice());
         }
-        if (!before.models().modelPath().equals(after.models().modelPath())
-                || !before.advanced().backend().equals(after.advanced().backend())) {
+        boolean backendChanged = !before.advanced().backend().equals(after.advanced().backend());
+        // A path that is loading or loaded already (a tray choice being remembered, a failed one reverted) is not reloaded.
+        boolean newPath = !before.models().modelPath().equals(after.models().modelPath())
+                && !after.models().modelPath().equals(String.valueOf(engines.requested()));
+        if (newPath && !reverting) {
+            revertTo = before.models().modelPath(); // until the new one works
+        }
+        if (newPath || backendChanged) {
             loadChosenModel(after);
         }
         if (!before.general().showIndicator().equals(after.general().showIndicator())) {
@@ -292,34 +368,16 @@ public final class DesktopApp implements AppActions {
 
     private void refreshViews() {
         if (tray != null) {
-            EngineManager.State e = engines.state();
             DictationState st = controller == null ? DictationState.IDLE : controller.status().state();
-            TrayIcons.Look look;
-            String what;
-            if (e.phase() == EngineManager.Phase.FAILED || mic.problem() != null) {
-                look = TrayIcons.Look.ERROR;
-                what = e.phase() == EngineManager.Phase.FAILED ? "Model failed to load" : mic.problem();
-            } else if (e.phase() != EngineManager.Phase.READY && st == DictationState.IDLE) {
-                look = TrayIcons.Look.LOADING;
-                what = e.phase() == EngineManager.Phase.NONE ? "No model chosen"
-                        : e.phase() == EngineManager.Phase.WARMING_UP ? "Warming up" : "Loading model";
-            } else {
-                look = switch (st) {
-                    case RECORDING -> TrayIcons.Look.RECORDING;
-                    case TRANSCRIBING, INSERTING -> TrayIcons.Look.TRANSCRIBING;
-                    case IDLE -> TrayIcons.Look.IDLE;
-                };
-                what = st.label();
-            }
-            String model = e.model() == null ? "" : " — " + e.model() + (e.backend() == null ? ""
-                    : " on " + e.backend().toUpperCase(Locale.ROOT));
-            tray.show(look, "Dictum — " + what + model);
+            TrayStatus t = TrayStatus.of(engines.state(), st, mic.problem());
+            tray.show(t.look(), t.tooltip());
         }
         if (control != null) {
             control.refresh();
         }
     }
 
+    /** Every notice is logged; the screen gets at most one a second, repeats merged (NoticeThrottle). */
     private Notifier notifier() {
         return (kind, message) -> {
             if (kind == Notifier.Kind.ERROR && sounds != null) {
@@ -329,15 +387,34 @@ public final class DesktopApp implements AppActions {
                 case INFO -> LOG.info("notice: {}", message);
                 case WARNING, ERROR -> LOG.warn("notice: {}", message);
             }
-            if (settings == null || settings.current().general().showNotices() || kind == Notifier.Kind.ERROR) {
-                if (indicator != null) {
-                    indicator.notice(message, kind != Notifier.Kind.INFO);
-                }
+            if (settings != null && !settings.current().general().showNotices() && kind != Notifier.Kind.ERROR
+                    && control == null) {
+                return;
             }
-            if (control != null) {
-                control.notice(message);
+            NoticeThrottle.Shown now = throttle.offer(kind, message);
+            if (now != null) {
+                display(now);
+            } else {
+                long wait = Math.max(0, throttle.nextDueMillis() - System.nanoTime() / 1_000_000);
+                noticeTimer.schedule(() -> {
+                    NoticeThrottle.Shown merged = throttle.due();
+                    if (merged != null) {
+                        display(merged);
+                    }
+                }, wait + 5, TimeUnit.MILLISECONDS);
             }
         };
+    }
+
+    private void display(NoticeThrottle.Shown n) {
+        boolean onIndicator = settings == null || settings.current().general().showNotices()
+                || n.kind() == Notifier.Kind.ERROR;
+        if (onIndicator && indicator != null) {
+            indicator.notice(n.message(), n.kind() != Notifier.Kind.INFO);
+        }
+        if (control != null) {
+            control.notice(n.message());
+        }
     }
 
     private FocusTracker focusTracker() {
@@ -466,8 +543,15 @@ public final class DesktopApp implements AppActions {
         Settings s = settings.current();
         List<Path> folders = new ArrayList<>();
         folders.add(s.models().modelsFolder().isBlank() ? dirs.models() : Path.of(s.models().modelsFolder()));
-        return ModelDiscovery.discover(folders, ModelDiscovery.huggingFaceCache(System.getenv(),
+        List<DiscoveredModel> found = ModelDiscovery.discover(folders, ModelDiscovery.huggingFaceCache(System.getenv(),
                 Path.of(System.getProperty("user.home"))));
+        List<Path> inUse = new ArrayList<>();
+        if (!s.models().modelPath().isBlank()) {
+            inUse.add(Path.of(s.models().modelPath()));
+        }
+        inUse.add(engines.readyPath());
+        inUse.add(engines.requested()); // a --model path or a file chosen from elsewhere
+        return ModelList.of(found, inUse);
     }
 
     @Override
@@ -496,6 +580,11 @@ public final class DesktopApp implements AppActions {
     }
 
     @Override
+    public String microphoneProblem() {
+        return mic.problem();
+    }
+
+    @Override
     public DictationController.Status status() {
         return controller.status();
     }
@@ -507,7 +596,7 @@ public final class DesktopApp implements AppActions {
 
     @Override
     public void chooseModel(DiscoveredModel m) {
-        update(s -> s.with(s.models().withModelPath(m.path().toString())));
+        loadModel(m.path(), settings.current().advanced().backend());
     }
 
     @Override
@@ -585,7 +674,7 @@ public final class DesktopApp implements AppActions {
                 new ProcessBuilder("xdg-open", dir.toString()).start();
             }
         } catch (IOException | RuntimeException e) {
-            notifier().notice(Notifier.Kind.WARNING, "Cannot open " + dir + ": " + e.getMessage());
+            notifier().notice(Notifier.Kind.WARNING, "Cannot open " + PathText.quoted(dir) + ": " + e.getMessage());
         }
     }
 

@@ -35,7 +35,9 @@ class CliDoctorTest {
         CliRun r = CliRun.of("doctor");
         assertThat(r.out()).contains("library: " + lib).containsPattern("version: 5\\.2\\.\\d+")
                 .containsPattern("unavailable: hip(Init|GetDeviceCount) failed: hipError\\w+ \\(10[01]\\)")
-                .contains("why: hip: ").contains("[" + lib + "]");
+                .contains("why: hip: ").contains("[" + lib + "]")
+                .contains("note: Debian's ROCm 5.2 runtime found; Dictum's HIP path targets ROCm 6.x"
+                        + " (Windows HIP SDK 6.2) \u2014 CPU is used");
     }
 
     @Test

@@ -34,7 +34,7 @@ class CliErrorsTest {
 
     @Test
     void noCommandOrNoModelIsAUsageError() {
-        assertOneLineError(CliRun.of(), 2, "command");
+        assertOneLineError(CliRun.of(), 2, "a command is required (app, transcribe, bench, doctor)");
         assertOneLineError(CliRun.of("transcribe", WAV.toString()), 2, "--model");
         assertOneLineError(CliRun.of("transcribe", "--model", EN.toString()), 2, "FILE");
         assertOneLineError(CliRun.of("transcribe", "--model", EN.toString(), "--task", "summarise", WAV.toString()), 2,
@@ -49,6 +49,16 @@ class CliErrorsTest {
         assertOneLineError(CliRun.of("transcribe", "--model", tmp.toString(), WAV.toString()), 1, "no Whisper model");
         Path text = Files.writeString(tmp.resolve("model.bin.txt"), "hello");
         assertOneLineError(CliRun.of("transcribe", "--model", text.toString(), WAV.toString()), 1, "not a Whisper model");
+    }
+
+    @Test
+    void pathsInErrorsAreAbsoluteAndQuotedAlike() {
+        // Given relative, named absolute and in quotes, whichever module found the problem.
+        Path cwd = Path.of("").toAbsolutePath();
+        assertOneLineError(CliRun.of("transcribe", "--model", "no-such-model.bin", WAV.toString()), 1,
+                "error: '" + cwd.resolve("no-such-model.bin") + "': no such file");
+        assertOneLineError(CliRun.of("transcribe", "--model", EN_GGML.toString(), "./no-such.wav"), 1,
+                "error: '" + cwd.resolve("no-such.wav") + "': no such file");
     }
 
     @Test

@@ -51,4 +51,33 @@ class HistoryStoreTest {
             assertThat(second.get(a.id())).hasValue(a);
         }
     }
+
+    @Test
+    void aVersion1DatabaseGainsRawTextAndKeepsItsRows() throws Exception {
+        Path db = dir.resolve("old.db");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("""
+                    CREATE TABLE dictation (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL,
+                      duration_ms INTEGER NOT NULL, text TEXT NOT NULL, language TEXT, model TEXT, backend TEXT,
+                      release_to_text_ms INTEGER NOT NULL, transcribe_ms INTEGER NOT NULL, encode_ms INTEGER NOT NULL,
+                      decode_ms INTEGER NOT NULL, wav_path TEXT, status TEXT NOT NULL, error TEXT)""");
+            s.execute("INSERT INTO dictation (time_ms, duration_ms, text, release_to_text_ms, transcribe_ms, encode_ms,"
+                    + " decode_ms, status) VALUES (1000, 2000, 'from before', -1, -1, -1, -1, 'OK')");
+        }
+        try (HistoryStore h = HistoryStore.open(db)) {
+            HistoryEntry old = h.recent(1, 0).getFirst();
+            assertThat(old.text()).isEqualTo("from before");
+            assertThat(old.rawText()).isEqualTo("from before");
+            assertThat(old.replaced()).isFalse();
+            HistoryEntry e = h.add(new HistoryEntry(0, Instant.ofEpochMilli(5000), 1000, "Sofia, today.", "en", "toy",
+                    "cpu", 1, 1, 1, 1, null, HistoryStatus.OK, null).withRawText("Sophie comma today.")
+                    .withNote("audio not saved"));
+            assertThat(h.get(e.id())).hasValue(e);
+            assertThat(h.get(e.id()).orElseThrow().rawText()).isEqualTo("Sophie comma today.");
+        }
+        try (HistoryStore again = HistoryStore.open(db)) {
+            assertThat(again.count()).isEqualTo(2);
+        }
+    }
 }

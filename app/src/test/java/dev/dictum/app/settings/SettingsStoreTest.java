@@ -23,9 +23,12 @@ class SettingsStoreTest {
                 .with(Settings.defaults().hotkeys().withMode(DictationMode.HOLD_OR_TAP).withDictate("Ctrl+Super")
                         .withPasteLast("").withTapMillis(250))
                 .with(Settings.defaults().insertion().withMethod(InsertionMethod.TYPE)
-                        .withPasteKeystroke(PasteKeystroke.SHIFT_INSERT).withPasteDelayMillis(120).withEnterAfter(true))
+                        .withPasteKeystroke(PasteKeystroke.SHIFT_INSERT).withPasteDelayMillis(120).withEnterAfter(true)
+                        .withReplacements(List.of(new Replacement("teh", "the", true), new Replacement("ise", "ize", false)))
+                        .withVoiceCommands(false))
                 .with(Settings.defaults().transcription().withLanguage("de").withTask(TranscriptionTask.TRANSLATE)
-                        .withBeamSize(5).withInitialPrompt("Grüße, Dictum").withNoSpeechThreshold(0.45))
+                        .withBeamSize(5).withInitialPrompt("Grüße, Dictum").withNoSpeechThreshold(0.45)
+                        .withVocabulary("Kubernetes\nSofia"))
                 .with(Settings.defaults().models().withModelPath("/m/ggml-base.bin"))
                 .with(Settings.defaults().audio().withInputDevice("USB Mic [plughw:1,0]"))
                 .with(Settings.defaults().storage().withRecordingsKept(7).withLogTranscripts(true))
@@ -52,12 +55,57 @@ class SettingsStoreTest {
         SettingsStore store = new SettingsStore(file);
         SettingsStore.Loaded l = store.load();
         assertThat(l.settings()).isEqualTo(Settings.defaults());
-        assertThat(l.notice()).contains("damaged").contains("settings.json.broken-");
+        assertThat(l.notice()).contains("damaged").contains("settings.json.broken-")
+                .contains("at line 1, column 31").doesNotContain("code 44");
         List<Path> backups = backups();
         assertThat(backups).hasSize(1);
         assertThat(Files.readString(backups.getFirst())).isEqualTo("{\"hotkeys\": {\"mode\": \"toggle\",, }");
         store.save(l.settings());
         assertThat(store.load().notice()).isNull();
+    }
+
+    @Test
+    void invalidUtf8IsKeptAsABackupAndTheNoticeSaysWhereNotInputLength() throws IOException {
+        Path file = dir.resolve("settings.json");
+        byte[] bytes = "{\"transcription\": {\n  \"initialPrompt\": \"Gr\u00fc\u00dfe \"}}".getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1); // Latin-1 ü: not UTF-8
+        Files.write(file, bytes);
+        SettingsStore.Loaded l = new SettingsStore(file).load();
+        assertThat(l.settings()).isEqualTo(Settings.defaults());
+        assertThat(l.notice()).doesNotContain("Input length")
+                .contains("not UTF-8 text (byte 0xFC at line 2, column 23)")
+                .contains("'" + dir.toAbsolutePath() + "/settings.json.broken-");
+        List<Path> backups = backups();
+        assertThat(backups).hasSize(1);
+        assertThat(Files.readAllBytes(backups.getFirst())).isEqualTo(bytes);
+    }
+
+    @Test
+    void aWrongTypeNamesTheFieldTheLineAndWhatWasExpected() throws IOException {
+        Path file = dir.resolve("settings.json");
+        Files.writeString(file, "{\"hotkeys\": {\n  \"tapMillis\": \"soon\"}}");
+        SettingsStore.Loaded l = new SettingsStore(file).load();
+        assertThat(l.notice()).contains("hotkeys.tapMillis must be a whole number (not \"soon\") at line 2, column 16");
+        assertThat(backups()).hasSize(1);
+        Files.writeString(file, "{\"hotkeys\": {\"mode\": \"sometimes\"}}");
+        assertThat(new SettingsStore(file).load().notice())
+                .contains("hotkeys.mode must be one of push-to-talk, toggle, hold-or-tap");
+        Files.writeString(file, "[1, 2]");
+        assertThat(new SettingsStore(file).load().notice()).contains("damaged").contains("line 1, column 1");
+    }
+
+    @Test
+    void anUnreadableFileIsMovedAsideSoDefaultsNeverOverwriteIt() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(!"root".equals(System.getProperty("user.name")),
+                "skipped: root reads any file");
+        Path file = dir.resolve("settings.json");
+        Files.writeString(file, "{\"general\": {}}");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("-w-------"));
+        SettingsStore store = new SettingsStore(file);
+        SettingsStore.Loaded l = store.load();
+        assertThat(l.notice()).contains("could not be read (permission denied)").contains("settings.json.broken-");
+        assertThat(backups()).hasSize(1);
+        assertThat(Files.exists(file)).isFalse();
     }
 
     @Test

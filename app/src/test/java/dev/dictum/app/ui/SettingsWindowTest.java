@@ -141,7 +141,7 @@ class SettingsWindowTest {
                 .filter(b -> b.getText() != null && b.getText().contains("Save")).findFirst().orElseThrow();
     }
 
-    private static void onFx(Runnable r) throws Exception {
+    static void onFx(Runnable r) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         AtomicReference<Throwable> err = new AtomicReference<>();
         Platform.runLater(() -> {

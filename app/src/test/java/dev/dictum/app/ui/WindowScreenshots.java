@@ -59,6 +59,12 @@ public final class WindowScreenshots {
         Files.copy(testdata.resolve("models/toy-en/ggml-toy-en-q8_0.bin"), models.resolve("ggml-toy-en-q8_0.bin"));
         Settings settings = Settings.defaults();
         settings = settings.with(settings.models().withModelPath(models.resolve("ggml-toy-en.bin").toString()));
+        // What docs/using-dictum.md shows: a vocabulary and a few replacement rules.
+        settings = settings.with(settings.transcription().withVocabulary("Dictum\nKubernetes\nSofia Lindqvist\nPostgreSQL"))
+                .with(settings.insertion().withReplacements(List.of(
+                        new dev.dictum.app.settings.Replacement("cube control", "kubectl", true),
+                        new dev.dictum.app.settings.Replacement("my email", "sofia@example.org", true),
+                        new dev.dictum.app.settings.Replacement("colour", "color", false))));
         SettingsStore store = new SettingsStore(work.resolve("settings.json"));
         store.save(settings);
         HistoryStore history = HistoryStore.open(work.resolve("history.db"));
@@ -93,6 +99,32 @@ public final class WindowScreenshots {
                 settle();
                 shoot(sw[0].stage(), out.resolve("settings-invalid-value.png"), 1);
                 onFx(() -> sw[0].stage().close());
+                onFx(() -> sw[0] = new SettingsWindow(ctx, () -> { })); // a fresh draft, without the refused value
+                onFx(() -> sw[0].show(SettingsGroup.TRANSCRIPTION));
+                settle();
+                onFx(() -> scrollTo(sw[0].stage(), "Vocabulary"));
+                settle();
+                shoot(sw[0].stage(), out.resolve("settings-vocabulary.png"), 1);
+                onFx(() -> sw[0].show(SettingsGroup.INSERTION));
+                settle();
+                onFx(() -> scrollTo(sw[0].stage(), "Replacements"));
+                settle();
+                shoot(sw[0].stage(), out.resolve("settings-replacements.png"), 1);
+                onFx(() -> sw[0].stage().close());
+
+                SettingsProblemWindow[] sp = new SettingsProblemWindow[1];
+                Path broken = work.resolve("config/dictum/settings.json");
+                Files.createDirectories(broken.getParent());
+                Files.write(broken, "{\"transcription\": {\n  \"vocabulary\": \"Gr\u00fc\u00dfe\"}}".getBytes(
+                        java.nio.charset.StandardCharsets.ISO_8859_1));
+                SettingsStore.Loaded damaged = new SettingsStore(broken).load();
+                onFx(() -> {
+                    sp[0] = new SettingsProblemWindow(damaged.notice(), damaged.backup());
+                    sp[0].show();
+                });
+                settle();
+                shoot(sp[0].stage(), out.resolve("notice-settings-broken.png"), 1);
+                onFx(() -> sp[0].stage().close());
 
                 ModelManagerWindow[] mm = new ModelManagerWindow[1];
                 onFx(() -> {
@@ -117,11 +149,15 @@ public final class WindowScreenshots {
                 });
                 settle();
                 shoot(hw[0].stage(), out.resolve("history.png"), 1);
+                onFx(() -> ((javafx.scene.control.TableView<?>) hw[0].stage().getScene().lookup(".table-view"))
+                        .getSelectionModel().select(2)); // the row a voice command changed: "Heard: …" under it
+                settle();
+                shoot(hw[0].stage(), out.resolve("history-heard.png"), 1);
                 onFx(() -> hw[0].stage().close());
 
                 FirstRunDialog[] fr = new FirstRunDialog[1];
                 onFx(() -> {
-                    fr[0] = new FirstRunDialog(ctx, catalog, v -> { }, () -> { });
+                    fr[0] = new FirstRunDialog(ctx, catalog, v -> { }, () -> { }, () -> { });
                     fr[0].show();
                 });
                 settle();
@@ -148,8 +184,21 @@ public final class WindowScreenshots {
             boolean empty = rows[i][0].isEmpty();
             h.add(new HistoryEntry(0, now.minusSeconds(600L * (rows.length - i)), Long.parseLong(rows[i][1]), rows[i][0],
                     "en", "base.en q8_0", "cpu", Long.parseLong(rows[i][2]), 380, 210, 150, wav,
-                    empty ? HistoryStatus.EMPTY : HistoryStatus.OK, null));
+                    empty ? HistoryStatus.EMPTY : HistoryStatus.OK, null)
+                    .withRawText(i == 3 ? "Add milk comma eggs and coffee to the shopping list." : null));
         }
+    }
+
+    /** Scrolls the settings form so that the field labelled {@code label} is near the top. */
+    private static void scrollTo(Stage stage, String label) {
+        var pane = (javafx.scene.control.ScrollPane) stage.getScene().lookup(".scroll-pane");
+        stage.getScene().getRoot().applyCss();
+        stage.getScene().getRoot().layout();
+        var target = stage.getScene().getRoot().lookupAll(".form-label").stream()
+                .filter(n -> label.equals(((javafx.scene.control.Label) n).getText())).findFirst().orElseThrow();
+        double y = target.localToScene(0, 0).getY() - pane.getContent().localToScene(0, 0).getY() - 40;
+        double extra = pane.getContent().getBoundsInLocal().getHeight() - pane.getViewportBounds().getHeight();
+        pane.setVvalue(extra <= 0 ? 0 : Math.min(1, Math.max(0, y / extra)));
     }
 
     private static void onFx(Runnable r) throws InterruptedException {

@@ -161,8 +161,9 @@ final class FileFetcher {
                 failuresWithoutProgress = have > before ? 0 : failuresWithoutProgress + 1;
                 if (attempts >= options.maxAttempts() * 2 || failuresWithoutProgress >= options.maxAttempts()) {
                     throw new DownloadFailure(Reason.NETWORK, spec.path() + ": "
-                            + (stalled ? "no data for " + options.idleTimeout().toSeconds() + " s" : describe(e))
-                            + " (" + attempts + " attempts); " + mb(have) + " kept, start again to resume", e);
+                            + (stalled ? "no data for " + options.idleTimeout().toSeconds() + " s" : networkReason(e))
+                            + " (" + attempts + " attempts)" + (have > 0 ? "; " + mb(have) + " kept, start again to resume"
+                            : ""), e);
                 }
                 backoff(failuresWithoutProgress);
             }
@@ -350,6 +351,38 @@ final class FileFetcher {
     static String describe(Throwable e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m.strip());
+    }
+
+    /**
+     * Why a connection failed, in a user's words: no network, the name not found (DNS), refused, a
+     * timeout, a secure connection that failed; the exception's own text only when none applies.
+     */
+    static String networkReason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+                return "the server's name could not be looked up (DNS): no network, or no name server answers";
+            }
+            if (m.contains("network is unreachable") || m.contains("no route to host")) {
+                return "no network connection";
+            }
+            if (t instanceof java.net.ConnectException && m.contains("refused")) {
+                return "the server refused the connection";
+            }
+            if (t instanceof java.net.http.HttpTimeoutException || t instanceof java.net.SocketTimeoutException) {
+                return "the server did not answer in time";
+            }
+            if (t instanceof javax.net.ssl.SSLException) {
+                return "a secure connection could not be made (" + t.getMessage() + ")";
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException) {
+                // The HTTP client's ConnectException often has no message at all: say what it means.
+                return "could not connect to the server (no network, or nothing answers there)";
+            }
+        }
+        return describe(e);
     }
 
     static boolean isDiskFull(IOException e) {

@@ -84,8 +84,7 @@ public final class HistoryWindow {
         table.getColumns().setAll(List.of(
                 Ui.<HistoryEntry>column("Time", 130, e -> TIME.format(e.time())),
                 Ui.<HistoryEntry>column("Length", 70, e -> seconds(e.durationMillis())),
-                Ui.<HistoryEntry>column("Text", 330, e -> e.status() == HistoryStatus.FAILED ? "Failed: " + e.error()
-                        : e.text().isEmpty() ? "(no speech)" : e.text()),
+                Ui.<HistoryEntry>column("Text", 330, HistoryWindow::shownText),
                 Ui.<HistoryEntry>column("Model", 130, HistoryEntry::model),
                 Ui.<HistoryEntry>column("Backend", 70, e -> e.backend() == null ? "" : e.backend().toUpperCase(Locale.ROOT)),
                 Ui.<HistoryEntry>column("Release→text", 100, e -> e.releaseToTextMillis() < 0 ? "" : e.releaseToTextMillis() + " ms")));
@@ -93,7 +92,7 @@ public final class HistoryWindow {
         table.setPlaceholder(new Label("Nothing dictated yet"));
         table.getSelectionModel().selectedItemProperty().addListener((o, a, e) -> {
             text.setText(e == null ? "" : e.text());
-            status.setText("");
+            status.setText(e == null ? "" : details(e));
         });
         text.setEditable(false);
         text.setWrapText(true);
@@ -156,7 +155,7 @@ public final class HistoryWindow {
         VBox center = new VBox(10, searchBar, table, detail);
         VBox.setVgrow(table, Priority.ALWAYS);
         center.setPadding(new Insets(12, 20, 8, 20));
-        var footer = Ui.bar(1, new Label(), export, deleteAll);
+        var footer = Ui.bar(1, new Label(), export, deleteAll, Ui.closeButton(stage));
         footer.getStyleClass().add("footer");
         VBox top = new VBox(Ui.heading("History"));
         top.setPadding(new Insets(16, 20, 0, 20));
@@ -264,4 +263,21 @@ public final class HistoryWindow {
         status.setText(s);
     }
 
+
+    /** The Text column: what was inserted, or why nothing was. */
+    static String shownText(HistoryEntry e) {
+        return switch (e.status()) {
+            case FAILED -> "Failed: " + e.error();
+            case CANCELLED -> "(cancelled)" + (e.text().isEmpty() ? "" : " " + e.text());
+            case EMPTY -> "(no speech)";
+            case OK -> e.text().isEmpty() ? "(no speech)" : e.text();
+        };
+    }
+
+    /** Under the text: what the engine heard when replacements changed it, and a note such as "audio not saved". */
+    static String details(HistoryEntry e) {
+        String heard = e.replaced() ? "Heard: \u201c" + e.rawText() + "\u201d" : "";
+        String note = e.status() != HistoryStatus.FAILED && e.error() != null ? e.error() : "";
+        return heard.isEmpty() || note.isEmpty() ? heard + note : heard + " \u00b7 " + note;
+    }
 }

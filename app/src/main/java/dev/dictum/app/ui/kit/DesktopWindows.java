@@ -83,6 +83,19 @@ public final class DesktopWindows implements WindowContext {
         });
     }
 
+    /** The model list changed (download, removal, a model loaded from elsewhere): every open view re-reads it. */
+    @Override
+    public void modelsChanged() {
+        Platform.runLater(() -> {
+            if (settingsWindow != null) {
+                settingsWindow.modelsChanged();
+            }
+            if (modelsWindow != null) {
+                modelsWindow.modelsChanged();
+            }
+        });
+    }
+
     public void openModels() {
         Platform.runLater(() -> models().show());
     }
@@ -105,7 +118,11 @@ public final class DesktopWindows implements WindowContext {
             ModelManagerWindow m = models();
             m.show();
             m.download(v);
-        }, this::openModels).show());
+        }, this::openModels, () -> {
+            ModelManagerWindow m = models();
+            m.show();
+            m.chooseOwnFile();
+        }).show());
     }
 
     private ModelManagerWindow models() {

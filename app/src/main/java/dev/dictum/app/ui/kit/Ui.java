@@ -53,6 +53,17 @@ public final class Ui {
         return b;
     }
 
+    /**
+     * The window's visible Close button. It is the scene's cancel button, so Escape closes the
+     * window too, with or without a window manager (Xvfb, kiosk sessions have none to click).
+     */
+    public static Button closeButton(javafx.stage.Stage stage) {
+        Button close = button("_Close", "mdi2c-close");
+        close.setCancelButton(true);
+        close.setOnAction(e -> stage.close());
+        return close;
+    }
+
     public static Label heading(String text) {
         Label l = new Label(text);
         l.getStyleClass().add("heading");

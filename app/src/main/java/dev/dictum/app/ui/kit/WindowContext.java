@@ -42,6 +42,10 @@ public interface WindowContext {
     /** Makes {@code model} the one dictation uses (loads it in the background). */
     void useModel(DiscoveredModel model);
 
+    /** Tells every view that shows models to re-read {@link #installedModels()} (a download or removal). */
+    default void modelsChanged() {
+    }
+
     /** The hardware the recommendation is for. */
     HardwareProfile hardware();
 

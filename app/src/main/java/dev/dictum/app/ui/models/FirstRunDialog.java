@@ -22,13 +22,16 @@ import javafx.stage.Stage;
 public final class FirstRunDialog {
 
     private final Stage stage = new Stage();
+    private final Runnable useOwnFile;
 
     /**
      * @param download called with the recommended variant when the user accepts it
      * @param browse   opens the model manager
      */
     public FirstRunDialog(WindowContext context, ModelCatalog catalog,
-                          Consumer<dev.dictum.app.models.catalog.CatalogVariant> download, Runnable browse) {
+                          Consumer<dev.dictum.app.models.catalog.CatalogVariant> download, Runnable browse,
+                          Runnable useOwnFile) {
+        this.useOwnFile = useOwnFile;
         var r = new ModelRecommender(catalog).recommend(context.hardware(),
                 ModelRecommender.prefersEnglish(Locale.getDefault()));
         var icon = new org.kordamp.ikonli.javafx.FontIcon("mdi2m-microphone-outline");
@@ -58,15 +61,21 @@ public final class FirstRunDialog {
             stage.close();
             browse.run();
         });
+        // Offline at first run, or a model already downloaded by another program.
+        Button own = Ui.button("Use a model _file I have…", "mdi2f-file-upload-outline");
+        own.setOnAction(e -> {
+            stage.close();
+            useOwnFile.run();
+        });
         Button later = Ui.button("_Later", "mdi2c-clock-outline");
         later.setCancelButton(true);
         later.setOnAction(e -> stage.close());
-        HBox buttons = Ui.bar(0, later, other, get);
+        HBox buttons = Ui.bar(1, later, own, other, get);
         buttons.setPadding(Insets.EMPTY);
 
         VBox root = new VBox(20, head, choice, buttons);
         root.setPadding(new Insets(24));
-        stage.setScene(Ui.styled(new Scene(root, 620, 360)));
+        stage.setScene(Ui.styled(new Scene(root, 760, 360)));
         stage.setTitle("Welcome to Dictum");
         stage.setResizable(false);
     }

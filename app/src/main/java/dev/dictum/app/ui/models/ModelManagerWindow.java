@@ -1,6 +1,7 @@
 package dev.dictum.app.ui.models;
 
 import dev.dictum.app.models.DiscoveredModel;
+import dev.dictum.app.models.ModelDiscovery;
 import dev.dictum.app.models.ModelRemoval;
 import dev.dictum.app.models.catalog.CatalogModel;
 import dev.dictum.app.models.catalog.CatalogVariant;
@@ -181,8 +182,10 @@ public final class ModelManagerWindow {
         remove.setOnAction(e -> removeSelected());
         use.disableProperty().bind(installed.getSelectionModel().selectedItemProperty().isNull());
         remove.disableProperty().bind(installed.getSelectionModel().selectedItemProperty().isNull());
-        Label folder = Ui.hint("Downloads go to " + context.modelsFolder());
-        VBox installedBox = new VBox(8, installed, Ui.bar(1, folder, use, remove));
+        Button own = Ui.button("Use a model _file I have…", "mdi2f-file-upload-outline");
+        own.setOnAction(e -> chooseOwnFile());
+        Label folder = Ui.hint("Downloads go to " + context.modelsFolder() + ". Or drop a .bin file or a model folder here.");
+        VBox installedBox = new VBox(8, installed, Ui.bar(1, folder, own, use, remove));
         ((HBox) installedBox.getChildren().get(1)).setPadding(Insets.EMPTY);
 
         VBox center = new VBox(14, catalogBox, installedBox);
@@ -190,7 +193,12 @@ public final class ModelManagerWindow {
         VBox.setVgrow(available, Priority.ALWAYS);
         BorderPane root = new BorderPane(center);
         root.setTop(top);
-        stage.setScene(Ui.styled(new Scene(root, 900, 760)));
+        var footer = Ui.bar(0, Ui.closeButton(stage));
+        footer.getStyleClass().add("footer");
+        root.setBottom(footer);
+        Scene scene = Ui.styled(new Scene(root, 900, 800));
+        acceptDrops(scene);
+        stage.setScene(scene);
         stage.setTitle("Dictum Models");
         stage.setOnHidden(e -> tasks.values().forEach(DownloadTask::cancel));
         available.getSelectionModel().select(recommended.model());
@@ -231,7 +239,9 @@ public final class ModelManagerWindow {
         boolean present = v != null && Files.exists(ModelDownloader.installPath(v, context.modelsFolder()));
         long partial = v == null ? 0 : ModelDownloader.partialBytes(v, context.modelsFolder());
         download.setDisable(v == null || running || present);
-        download.setText(present ? "Downloaded" : partial > 0 ? "_Resume download (" + Ui.bytes(partial) + " kept)" : "_Download");
+        boolean failed = t != null && t.result().isCompletedExceptionally();
+        download.setText(present ? "Downloaded" : failed ? (partial > 0 ? "_Retry (" + Ui.bytes(partial) + " kept)" : "_Retry download")
+                : partial > 0 ? "_Resume download (" + Ui.bytes(partial) + " kept)" : "_Download");
         cancel.setDisable(!running);
         progress.setVisible(running || t != null);
         if (running) {
@@ -271,14 +281,26 @@ public final class ModelManagerWindow {
             tasks.remove(v.id());
             message.getStyleClass().add("ok");
             message.setText("Downloaded and verified: " + path);
-            refreshInstalled();
+            context.modelsChanged();
         } else {
             Throwable cause = err.getCause() != null ? err.getCause() : err;
-            message.getStyleClass().add(cause instanceof DownloadFailure f && f.reason() == DownloadFailure.Reason.CANCELLED
-                    ? "hint" : "error");
-            message.setText(cause.getMessage());
+            boolean cancelled = cause instanceof DownloadFailure f && f.reason() == DownloadFailure.Reason.CANCELLED;
+            message.getStyleClass().add(cancelled ? "hint" : "error");
+            message.setText(cancelled ? cause.getMessage() : failureText(cause));
         }
         updateButtons();
+    }
+
+    /** One sentence: why, and what Retry does; offline, the way to use a file already on this computer. */
+    static String failureText(Throwable cause) {
+        String why = String.valueOf(cause.getMessage()).strip().replaceAll("[.]$", "");
+        if (!(cause instanceof DownloadFailure f)) {
+            return "Download failed: " + why + ". Press Retry to try again.";
+        }
+        String retry = f.resumable() ? "Retry continues from what was kept" : "Retry starts again";
+        String offline = f.reason() == DownloadFailure.Reason.NETWORK
+                ? "; offline, use \u201cUse a model file I have\u201d below" : "";
+        return "Download failed: " + why + ". " + retry + offline + ".";
     }
 
     void showProgress(DownloadProgress p) {
@@ -299,6 +321,63 @@ public final class ModelManagerWindow {
 
     private void refreshInstalled() {
         installed.getItems().setAll(context.installedModels());
+    }
+
+    /** "Use a model file I have": offline, or a model downloaded by another program. */
+    public void chooseOwnFile() {
+        javafx.stage.FileChooser chooser = new javafx.stage.FileChooser();
+        chooser.setTitle("Choose a Whisper model (.bin) or a file in a model folder");
+        chooser.getExtensionFilters().addAll(new javafx.stage.FileChooser.ExtensionFilter("Whisper models (*.bin)",
+                "*.bin"), new javafx.stage.FileChooser.ExtensionFilter("Model folder files (config.json, *.safetensors)",
+                "config.json", "*.safetensors", "model.bin"));
+        java.io.File f = chooser.showOpenDialog(stage);
+        if (f != null) {
+            useOwn(f.toPath());
+        }
+    }
+
+    /** A .bin file or a model folder dropped anywhere on the window is used like "Use a model file I have". */
+    private void acceptDrops(Scene scene) {
+        scene.setOnDragOver(e -> {
+            if (e.getDragboard().hasFiles()) {
+                e.acceptTransferModes(javafx.scene.input.TransferMode.COPY, javafx.scene.input.TransferMode.LINK);
+            }
+            e.consume();
+        });
+        scene.setOnDragDropped(e -> {
+            boolean done = e.getDragboard().hasFiles() && !e.getDragboard().getFiles().isEmpty();
+            if (done) {
+                useOwn(e.getDragboard().getFiles().getFirst().toPath());
+            }
+            e.setDropCompleted(done);
+            e.consume();
+        });
+    }
+
+    /** A file inside a Hugging Face folder (config.json, model.safetensors) means its folder. */
+    void useOwn(java.nio.file.Path chosen) {
+        java.nio.file.Path p = chosen;
+        DiscoveredModel m = ModelDiscovery.describe(p, DiscoveredModel.Source.CONFIGURED);
+        if (m == null && p.getParent() != null && !p.getFileName().toString().endsWith(".bin")) {
+            p = p.getParent();
+            m = ModelDiscovery.describe(p, DiscoveredModel.Source.CONFIGURED);
+        }
+        message.getStyleClass().removeAll("error", "ok", "hint");
+        if (m == null) {
+            message.getStyleClass().add("error");
+            message.setText(dev.dictum.app.platform.PathText.quoted(chosen) + " is not a Whisper model: choose a"
+                    + " whisper.cpp .bin file, or a folder with config.json and model.safetensors.");
+            return;
+        }
+        context.useModel(m);
+        message.getStyleClass().add("hint");
+        message.setText("Loading " + m.name() + " from " + dev.dictum.app.platform.PathText.quoted(p)
+                + "; it is kept as your model once it works.");
+    }
+
+    /** Another view changed the list (a model loaded from elsewhere). */
+    public void modelsChanged() {
+        refreshInstalled();
     }
 
     private void removeSelected() {
@@ -322,6 +401,7 @@ public final class ModelManagerWindow {
             message.getStyleClass().setAll("label", "error");
             message.setText("Could not remove " + m.name() + ": " + e.getMessage());
         }
+        context.modelsChanged();
         refreshInstalled();
         updateButtons();
     }

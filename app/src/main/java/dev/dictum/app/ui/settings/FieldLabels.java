@@ -26,7 +26,9 @@ final class FieldLabels {
             t("transcription.language", "Language", "auto detects it; a code (en, de, fr …) fixes it"),
             t("transcription.task", "Task", "Translate turns any language into English text"),
             t("transcription.beamSize", "Beam size", "1 is fastest; 5 is a little more accurate"),
-            t("transcription.initialPrompt", "Vocabulary / prompt", "Names and terms the model should expect"),
+            t("transcription.initialPrompt", "Prompt", "Text the model reads as if it came before what you say"),
+            t("transcription.vocabulary", "Vocabulary", "Names and jargon the model should expect, one per line"
+                    + " or separated by commas"),
             t("transcription.temperatureFallback", "Retry at higher temperature when decoding fails", null),
             t("transcription.noSpeechThreshold", "No-speech threshold", "0 to 1; above it a window counts as silent"),
             t("insertion.method", "Insert with", "Type works where paste does not (some terminals, remote desktops)"),
@@ -36,6 +38,10 @@ final class FieldLabels {
             t("insertion.enterAfter", "Press Enter after the text", null),
             t("insertion.leadingSpace", "Add a space after a finished sentence", null),
             t("insertion.typingDelayMillis", "Typing: pause between characters", "Milliseconds"),
+            t("insertion.replacements", "Replacements", "Applied to every transcript before it is inserted,"
+                    + " top to bottom; the history keeps what was heard"),
+            t("insertion.voiceCommands", "Voice commands", "Say \u201cnew line\u201d, \u201cnew paragraph\u201d or"
+                    + " \u201ccomma\u201d for a line break, a blank line or a comma"),
             t("models.modelPath", "Model in use", null),
             t("models.modelsFolder", "Models folder", "Empty: Dictum's data folder"),
             t("storage.recordingsKept", "Recordings kept", "The most recent WAV files"),

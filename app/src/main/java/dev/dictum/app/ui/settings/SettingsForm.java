@@ -182,9 +182,15 @@ final class SettingsForm {
             combo.getEditor().textProperty().addListener((o, a, t) -> edit.accept(key, t.strip()));
             editor = combo;
             editorNode = combo;
-        } else if (key.equals("transcription.initialPrompt")) {
+        } else if (key.equals("insertion.replacements")) {
+            @SuppressWarnings("unchecked")
+            ReplacementsEditor rules = new ReplacementsEditor((List<dev.dictum.app.settings.Replacement>) value,
+                    v -> edit.accept(key, v));
+            editor = rules.editor();
+            editorNode = rules.node();
+        } else if (key.equals("transcription.initialPrompt") || key.equals("transcription.vocabulary")) {
             TextArea area = new TextArea((String) value);
-            area.setPrefRowCount(3);
+            area.setPrefRowCount(key.equals("transcription.vocabulary") ? 5 : 3);
             area.setWrapText(true);
             area.textProperty().addListener((o, a, t) -> edit.accept(key, t));
             editor = area;

@@ -107,9 +107,7 @@ public final class SettingsWindow {
         });
         save.setDefaultButton(true);
         save.setOnAction(e -> save());
-        Button close = Ui.button("_Close", "mdi2c-close");
-        close.setCancelButton(true);
-        close.setOnAction(e -> stage.close());
+        Button close = Ui.closeButton(stage);
         status.setWrapText(true);
         status.setMaxWidth(360);
 
@@ -131,6 +129,15 @@ public final class SettingsWindow {
         });
         groups.getSelectionModel().selectFirst();
         refresh();
+    }
+
+    /** The model list changed: the Models group re-reads it (the draft, with any unsaved edit, stays). */
+    public void modelsChanged() {
+        if (groups.getSelectionModel().getSelectedItem() == SettingsGroup.MODELS) {
+            double at = formPane.getVvalue();
+            showGroup(SettingsGroup.MODELS);
+            formPane.setVvalue(at);
+        }
     }
 
     private void showGroup(SettingsGroup g) {

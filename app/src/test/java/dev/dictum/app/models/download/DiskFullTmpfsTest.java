@@ -1,7 +1,6 @@
 package dev.dictum.app.models.download;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.dictum.app.models.download.DownloadFailure.Reason;
 import java.io.IOException;
@@ -33,12 +32,8 @@ class DiskFullTmpfsTest {
 
     @BeforeEach
     void mount() throws Exception {
-        assumeThat(System.getProperty("os.name")).as("skipped: tmpfs needs Linux").startsWith("Linux");
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "dictum-test", mountPoint.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).strip();
-        mounted = p.waitFor() == 0;
-        assumeThat(mounted).as("skipped: cannot mount a tmpfs here (%s)", out).isTrue();
+        dev.dictum.app.testing.Tmpfs.mount(mountPoint, "2m", "dictum-test");
+        mounted = true;
         hub = new LocalHub();
     }
 
@@ -48,7 +43,7 @@ class DiskFullTmpfsTest {
             hub.close();
         }
         if (mounted) {
-            new ProcessBuilder("umount", mountPoint.toString()).inheritIO().start().waitFor();
+            dev.dictum.app.testing.Tmpfs.unmount(mountPoint);
         }
     }
 
