@@ -104,8 +104,20 @@ public final class DictationController implements AutoCloseable {
         }
         TargetWindow target = p.focus().focused();
         Settings s = p.settings().get();
-        Recording r = new Recording(Instant.now(), System.nanoTime(), target, engine == null ? null : engine.start(),
-                s.audio().speechThresholdDb().floatValue(), s.audio().trimSilence(), this::deviceLost);
+        // Live text reaches the views only while its recording is the one in progress.
+        Recording[] self = new Recording[1];
+        java.util.function.Consumer<String> live = text -> {
+            synchronized (this) {
+                if (recording == null || recording != self[0]) {
+                    return;
+                }
+            }
+            partial(text);
+        };
+        Recording r = new Recording(Instant.now(), System.nanoTime(), target,
+                engine == null ? null : engine.start(live), s.audio().speechThresholdDb().floatValue(),
+                s.audio().trimSilence(), this::deviceLost);
+        self[0] = r;
         synchronized (this) {
             if (recording != null) {
                 r.cancel();
@@ -121,6 +133,7 @@ public final class DictationController implements AutoCloseable {
             recording = r;
         }
         LOG.info("recording started");
+        partial("");
         publish();
         return true;
     }
@@ -139,6 +152,7 @@ public final class DictationController implements AutoCloseable {
             r.enterAfter = enterAfter;
             queued++;
         }
+        partial("");
         publish();
         worker.execute(() -> {
             try {
@@ -167,6 +181,7 @@ public final class DictationController implements AutoCloseable {
             p.audio().detach();
         }
         r.cancel();
+        partial("");
         LOG.info("recording cancelled");
         p.notifier().notice(Notifier.Kind.INFO, "Recording cancelled");
         publish();
@@ -261,17 +276,10 @@ public final class DictationController implements AutoCloseable {
             p.notifier().notice(Notifier.Kind.INFO, "Too short: hold the hotkey while you speak");
             return;
         }
-        float[] samples = r.samples();
-        Path wav = null;
-        try {
-            wav = p.recordings().save(samples, r.startedAt);
-        } catch (IOException e) {
-            LOG.warn("recording not saved: {}", e.getMessage());
-            p.notifier().notice(Notifier.Kind.WARNING, "The recording could not be saved: " + e.getMessage());
-        }
         long durationMillis = Math.round(r.seconds() * 1000);
         if (s.audio().trimSilence() && !r.heardSpeech()) {
             r.cancel();
+            Path wav = save(r);
             LOG.info("no speech in {} ms of audio: nothing inserted", durationMillis);
             record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(), backendName(), -1, -1,
                     -1, -1, wav, HistoryStatus.EMPTY, null));
@@ -294,6 +302,7 @@ public final class DictationController implements AutoCloseable {
             t = r.session(engine).finish();
         } catch (RuntimeException | InterruptedException e) {
             r.cancel();
+            Path wav = save(r);
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             LOG.warn("transcription failed: {}", why, e);
             HistoryEntry failed = record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(),
@@ -307,6 +316,7 @@ public final class DictationController implements AutoCloseable {
         }
         long transcribeMillis = (System.nanoTime() - t0) / 1_000_000;
         if (t.noSpeech() || t.text().isBlank()) {
+            Path wav = save(r);
             LOG.info("the model heard no speech in {} ms of audio: nothing inserted", durationMillis);
             record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", t.language(), modelName(), backendName(), -1,
                     transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.EMPTY, null));
@@ -317,12 +327,26 @@ public final class DictationController implements AutoCloseable {
         String text = withLeadingSpace(s, t.text(), r.target);
         long delivered = insert(text, r.target, r.enterAfter);
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
-        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, encode {} ms,"
-                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis, t.encodeMillis(),
+        // The WAV is written after the text is in the window: it is not on the path the user waits on.
+        Path wav = save(r);
+        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, encode {} ms,"
+                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
+                t.speculative() ? "made at a pause" : "transcribed at release", t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
         record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
                 releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null));
         prune(s, wav);
+    }
+
+    /** Saves the recording's WAV; null (with a notice) when it cannot be written. */
+    private Path save(Recording r) {
+        try {
+            return p.recordings().save(r.samples(), r.startedAt);
+        } catch (IOException e) {
+            LOG.warn("recording not saved: {}", e.getMessage());
+            p.notifier().notice(Notifier.Kind.WARNING, "The recording could not be saved: " + e.getMessage());
+            return null;
+        }
     }
 
     private void retry(HistoryEntry failed) {
@@ -432,6 +456,12 @@ public final class DictationController implements AutoCloseable {
     private String backendName() {
         DictationEngine e = p.engines().ready();
         return e == null ? null : e.backendName().toLowerCase(Locale.ROOT);
+    }
+
+    private void partial(String text) {
+        for (Listener l : listeners) {
+            l.partial(text);
+        }
     }
 
     private void publish() {

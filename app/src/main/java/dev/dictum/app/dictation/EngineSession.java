@@ -7,6 +7,13 @@ public interface EngineSession {
     void feed(float[] samples);
 
     /**
+     * The speaker paused: what was fed so far plus {@code tail} is the whole recording if nothing
+     * else is fed before {@link #finish()}, so the engine may transcribe it now. Returns at once.
+     */
+    default void pause(float[] tail) {
+    }
+
+    /**
      * Waits for the transcript.
      *
      * @throws RuntimeException when transcription failed (the recording is kept for a retry)

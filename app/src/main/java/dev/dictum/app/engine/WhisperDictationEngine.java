@@ -6,15 +6,15 @@ import dev.dictum.app.dictation.Transcript;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.app.settings.TranscriptionTask;
 import dev.dictum.whisper.decode.DecodingOptions;
-import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.Task;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.TranscriptionResult;
-import dev.dictum.whisper.session.TranscriptionSession;
+import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /** The in-process Whisper engine as the dictation loop sees it, with the options from the settings. */
@@ -53,9 +53,14 @@ public final class WhisperDictationEngine implements DictationEngine {
 
     @Override
     public EngineSession start() {
+        return start(null);
+    }
+
+    @Override
+    public EngineSession start(Consumer<String> partial) {
         TranscriptionSettings s = settings.get();
         TranscribeOptions options = options(s);
-        TranscriptionSession session = engine.startSession(options, ProgressListener.NONE);
+        DictationSession session = engine.startDictation(options, partial);
         double threshold = s.noSpeechThreshold();
         return new EngineSession() {
             @Override
@@ -64,10 +69,18 @@ public final class WhisperDictationEngine implements DictationEngine {
             }
 
             @Override
+            public void pause(float[] tail) {
+                session.pause(tail);
+            }
+
+            @Override
             public Transcript finish() {
                 try (session) {
                     TranscriptionResult r = session.finish();
-                    return transcript(r, threshold);
+                    Transcript t = transcript(r, threshold);
+                    DictationSession.Release how = session.release();
+                    return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
+                            how.decodeNanos() / 1_000_000, how.speculative());
                 }
             }
 

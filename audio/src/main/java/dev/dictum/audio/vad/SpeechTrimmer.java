@@ -22,6 +22,7 @@ public final class SpeechTrimmer {
 
   private final VoiceActivityDetector vad;
   private final Consumer<float[]> out;
+  private Consumer<float[]> onPause = tail -> { };
   private final float[] frame = new float[VoiceActivityDetector.FRAME];
   private int fill;
   private final ArrayDeque<float[]> held = new ArrayDeque<>();
@@ -34,6 +35,16 @@ public final class SpeechTrimmer {
   public SpeechTrimmer(VoiceActivityDetector vad, Consumer<float[]> out) {
     this.vad = vad;
     this.out = out;
+  }
+
+  /**
+   * Called (on the caller's thread) once per pause, when the quiet after the last voiced frame has
+   * filled the tail: with the audio {@link #finish()} would pass on now. What was passed on so far
+   * plus that tail is then exactly the trimmed recording if nothing voiced follows, which lets a
+   * transcription of it start before the recording ends.
+   */
+  public void onPause(Consumer<float[]> listener) {
+    this.onPause = listener;
   }
 
   public void push(float[] samples) {
@@ -85,6 +96,16 @@ public final class SpeechTrimmer {
     return frames;
   }
 
+  private float[] tail() {
+    float[] t = new float[TAIL_FRAMES * VoiceActivityDetector.FRAME];
+    int at = 0;
+    for (float[] f : held) {
+      System.arraycopy(f, 0, t, at, f.length);
+      at += f.length;
+    }
+    return t;
+  }
+
   private void frame(float[] f) {
     frames++;
     FrameClass c = vad.classify(f, 0);
@@ -95,6 +116,9 @@ public final class SpeechTrimmer {
       held.addLast(f);
       if (!started && held.size() > PRE_ROLL_FRAMES) {
         held.pollFirst();
+      }
+      if (started && held.size() == TAIL_FRAMES) {
+        onPause.accept(tail());
       }
       return;
     }

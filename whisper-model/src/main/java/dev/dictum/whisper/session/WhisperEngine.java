@@ -95,6 +95,23 @@ public final class WhisperEngine implements AutoCloseable {
     }
 
     /**
+     * Starts a dictation: fed trimmed audio while the user speaks, told of pauses, finished at the
+     * release (see {@link DictationSession}).
+     *
+     * @param partial receives live text on the session's thread; null: none is made
+     */
+    public DictationSession startDictation(TranscribeOptions options, java.util.function.Consumer<String> partial) {
+        if (model.backend() instanceof CpuBackend) {
+            return new DictationSession(model, codec, options, null, partial);
+        }
+        WhisperModel m = healthy() ? model : cpuModel();
+        return new DictationSession(m, codec, options, m == model ? e -> {
+            finishOnCpu(e);
+            return cpuModel();
+        } : null, partial);
+    }
+
+    /**
      * A GPU that failed earlier is used again only once a fresh self-test passes on it.
      */
     private boolean healthy() {
