@@ -92,7 +92,7 @@ public final class WhisperDictationEngine implements DictationEngine {
     }
 
     /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate. */
-    TranscribeOptions options(TranscriptionSettings s) {
+    public TranscribeOptions options(TranscriptionSettings s) {
         String lang = s.language().equals("auto") ? null : s.language();
         if (lang != null && !languages().contains(lang)) {
             lang = null; // this model does not know it: detect instead of failing every dictation
