@@ -57,38 +57,56 @@ public final class WhisperDictationEngine implements DictationEngine {
     }
 
     @Override
-    public EngineSession start(Consumer<String> partial) {
+    public Session start(Consumer<String> partial) {
         TranscriptionSettings s = settings.get();
-        TranscribeOptions options = options(s);
-        DictationSession session = engine.startDictation(options, partial);
-        double threshold = s.noSpeechThreshold();
-        return new EngineSession() {
-            @Override
-            public void feed(float[] samples) {
-                session.feed(samples);
-            }
+        return new Session(engine.startDictation(options(s), partial), s.noSpeechThreshold());
+    }
 
-            @Override
-            public void pause(float[] tail) {
-                session.pause(tail);
-            }
+    /** One dictation on the engine's {@link DictationSession}: speculation, pieces and live text live there. */
+    public static final class Session implements EngineSession {
+        private final DictationSession session;
+        private final double threshold;
 
-            @Override
-            public Transcript finish() {
-                try (session) {
-                    TranscriptionResult r = session.finish();
-                    Transcript t = transcript(r, threshold);
-                    DictationSession.Release how = session.release();
-                    return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
-                            how.decodeNanos() / 1_000_000, how.speculative());
-                }
-            }
+        Session(DictationSession session, double threshold) {
+            this.session = session;
+            this.threshold = threshold;
+        }
 
-            @Override
-            public void cancel() {
-                session.close();
+        @Override
+        public void feed(float[] samples) {
+            session.feed(samples);
+        }
+
+        @Override
+        public void pause(float[] tail) {
+            session.pause(tail);
+        }
+
+        @Override
+        public Transcript finish() {
+            try (session) {
+                TranscriptionResult r = session.finish();
+                Transcript t = transcript(r, threshold);
+                DictationSession.Release how = session.release();
+                return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
+                        how.decodeNanos() / 1_000_000, how.speculative());
             }
-        };
+        }
+
+        @Override
+        public void cancel() {
+            session.close();
+        }
+
+        /** The pieces the dictation was cut into (for the exactness tests and the benchmark). */
+        public List<DictationSession.Range> pieces() {
+            return session.pieces();
+        }
+
+        /** How the release got its text (null before {@link #finish()}). */
+        public DictationSession.Release release() {
+            return session.release();
+        }
     }
 
     /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate. */
@@ -107,7 +125,8 @@ public final class WhisperDictationEngine implements DictationEngine {
             d = d.withBeamSize(s.beamSize());
         }
         TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withNoSpeechThreshold(s.noSpeechThreshold())
-                .withInitialPrompt(s.initialPrompt().isBlank() ? null : s.initialPrompt());
+                .withInitialPrompt(s.initialPrompt().isBlank() ? null : s.initialPrompt())
+                .withConditionOnPreviousText(s.conditionOnPreviousText());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
     }
 

@@ -13,6 +13,8 @@ import java.util.List;
  * @param initialPrompt text the model is conditioned on (names, custom vocabulary)
  * @param temperatureFallback retry a window at higher temperatures when decoding fails
  * @param noSpeechThreshold a window whose no-speech probability is above this is silent
+ * @param conditionOnPreviousText prompt each piece of a long dictation with the text before it
+ *        (OpenAI's condition_on_previous_text); off for models trained without prompts
  */
 public record TranscriptionSettings(
         String language,
@@ -20,13 +22,15 @@ public record TranscriptionSettings(
         Integer beamSize,
         String initialPrompt,
         Boolean temperatureFallback,
-        Double noSpeechThreshold) {
+        Double noSpeechThreshold,
+        Boolean conditionOnPreviousText) {
     private static final String D_LANGUAGE = "auto";
     private static final TranscriptionTask D_TASK = TranscriptionTask.TRANSCRIBE;
     private static final Integer D_BEAMSIZE = 1;
     private static final String D_INITIALPROMPT = "";
     private static final Boolean D_TEMPERATUREFALLBACK = true;
     private static final Double D_NOSPEECHTHRESHOLD = 0.6;
+    private static final Boolean D_CONDITIONONPREVIOUSTEXT = true;
 
     public TranscriptionSettings {
         language = Checks.or(language, D_LANGUAGE);
@@ -35,10 +39,12 @@ public record TranscriptionSettings(
         initialPrompt = Checks.or(initialPrompt, D_INITIALPROMPT);
         temperatureFallback = Checks.or(temperatureFallback, D_TEMPERATUREFALLBACK);
         noSpeechThreshold = Checks.or(noSpeechThreshold, D_NOSPEECHTHRESHOLD);
+        conditionOnPreviousText = Checks.or(conditionOnPreviousText, D_CONDITIONONPREVIOUSTEXT);
     }
 
     public static TranscriptionSettings defaults() {
-        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD);
+        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD,
+                D_CONDITIONONPREVIOUSTEXT);
     }
 
     /** Every invalid value with the reason ("transcription.field"), empty when all are valid. */
@@ -57,26 +63,37 @@ public record TranscriptionSettings(
     }
 
     public TranscriptionSettings withLanguage(String v) {
-        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withTask(TranscriptionTask v) {
-        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withBeamSize(Integer v) {
-        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withInitialPrompt(String v) {
-        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withTemperatureFallback(Boolean v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withNoSpeechThreshold(Double v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v,
+                conditionOnPreviousText);
+    }
+
+    public TranscriptionSettings withConditionOnPreviousText(Boolean v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
+                v);
     }
 }

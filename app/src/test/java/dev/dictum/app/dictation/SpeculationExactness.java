@@ -8,6 +8,7 @@ import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.audio.vad.SpeechTrimmer;
 import dev.dictum.audio.vad.VoiceActivityDetector;
+import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * The property behind release-to-text (issue 13): whatever the release point, the text a recording
  * gives through the app's real path (Recording → SpeechTrimmer with its pause hints → the engine's
  * dictation session, speculating at pauses) is byte for byte the text of its final trimmed audio
- * transcribed from scratch. Each case is two samples with a pause between (so speech resumes after
+ * transcribed from scratch (cut into the same pieces, each prompted with the text before it:
+ * {@link WhisperEngine#transcribeInPieces}). Each case is two samples with a pause between (so speech resumes after
  * a speculation), released in the pause after the speculation has run, inside the second sample,
  * long after it (again after the speculation) and at a random point. Shared by the CPU test (CI)
  * and the GPU test (the GPU bundle).
@@ -84,7 +86,7 @@ final class SpeculationExactness {
     void check(float[] rec, int release, boolean awaitSpeculation, String what) throws InterruptedException {
         Semaphore partials = new Semaphore(0);
         int[] pauses = new int[1];
-        EngineSession inner = engine.start(text -> partials.release());
+        WhisperDictationEngine.Session inner = engine.start(text -> partials.release());
         EngineSession counted = new EngineSession() {
             @Override
             public void feed(float[] samples) {
@@ -125,7 +127,10 @@ final class SpeculationExactness {
             return;
         }
         Transcript t = r.session(null).finish();
-        String expected = engine.engine().transcribe(trimmed, engine.options(settings)).strippedText();
+        List<DictationSession.Range> pieces = inner.pieces();
+        assertThat(pieces.get(pieces.size() - 1).end()).as(what + ": the pieces cover the trimmed audio")
+                .isEqualTo(trimmed.length);
+        String expected = engine.engine().transcribeInPieces(trimmed, pieces, engine.options(settings)).strip();
         assertThat(t.text()).as(what + " (release at %.2f s)", release / (double) RATE).isEqualTo(expected);
         releases++;
         if (t.speculative()) {

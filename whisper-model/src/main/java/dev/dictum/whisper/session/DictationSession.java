@@ -24,9 +24,10 @@ import java.util.function.Function;
  *     user released the key now ({@link #pause}: what was fed plus the tail its trimmer would still
  *     add). That audio is transcribed at once. If the release comes before anything else is fed, the
  *     final audio is sample for sample the audio already transcribed, and its text is the answer.</li>
- * <li><b>Pieces.</b> A long dictation is cut into pieces: at a pause once the open piece holds
+ * <li><b>Pieces.</b> A dictation is cut into pieces: at each pause once the open piece holds
  *     {@value #MIN_PIECE_SECONDS} s (when speech resumes: the piece is exactly the speculated audio,
- *     whose transcription is kept), or, with no pause for {@value #MAX_PIECE_SECONDS} s, at the
+ *     whose transcription is kept, so the release only ever waits for the words since the last
+ *     pause; a piece is also what Whisper saw in training, one utterance), or, with no pause for {@value #MAX_PIECE_SECONDS} s, at the
  *     quietest 200 ms of its second half. Each piece is transcribed with the text of the pieces before
  *     it as the prompt ({@link Transcriber#transcribe(dev.dictum.whisper.decode.MelWindowSource,
  *     TranscribeOptions, ProgressListener, int[])}), so the release only waits for the open piece.</li>
@@ -41,7 +42,7 @@ import java.util.function.Function;
  */
 public final class DictationSession implements AutoCloseable {
     static final int RATE = 16000;
-    static final int MIN_PIECE_SECONDS = 10;
+    static final int MIN_PIECE_SECONDS = 2;
     static final int MAX_PIECE_SECONDS = 28;
     private static final int QUIET_WINDOW = RATE / 5;
     private static final int QUIET_STEP = 160;
@@ -384,25 +385,16 @@ public final class DictationSession implements AutoCloseable {
         }
         List<Integer> tokens = new ArrayList<>();
         for (TranscriptionResult r : results) {
-            int seek = Integer.MIN_VALUE;
             for (Segment s : r.segments()) {
-                if (s.seek() != seek && seek != Integer.MIN_VALUE && windowReset(r.segments(), seek)) {
-                    tokens.clear();
-                }
-                seek = s.seek();
                 for (int t : s.tokens()) {
                     tokens.add(t);
                 }
-            }
-            if (seek != Integer.MIN_VALUE && windowReset(r.segments(), seek)) {
-                tokens.clear();
+                if (s.temperature() > 0.5) {
+                    tokens.clear(); // OpenAI drops the prompt after a window decoded this hot
+                }
             }
         }
         return tokens.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    private static boolean windowReset(List<Segment> segments, int seek) {
-        return segments.stream().anyMatch(s -> s.seek() == seek && s.temperature() > 0.5);
     }
 
     /** Under the lock: whether {@code job} is still worth finishing. */

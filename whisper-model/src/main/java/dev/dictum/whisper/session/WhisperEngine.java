@@ -161,6 +161,40 @@ public final class WhisperEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * The definition of a dictation's exact text: {@code audio} cut into {@code pieces}, each
+     * transcribed from scratch in order, prompted (with condition_on_previous_text) by the tokens of
+     * the pieces before it since the last prompt reset, in the language of the first; the texts
+     * concatenated. {@link DictationSession#finish()} must equal it; the tests compare the two.
+     */
+    public String transcribeInPieces(float[] audio, java.util.List<DictationSession.Range> pieces,
+            TranscribeOptions options) {
+        StringBuilder text = new StringBuilder();
+        java.util.List<Integer> previous = new java.util.ArrayList<>();
+        TranscribeOptions o = options;
+        for (DictationSession.Range p : pieces) {
+            StreamingMelSource mel = new StreamingMelSource(model.dims().nMels());
+            mel.push(audio, p.start(), p.end() - p.start());
+            mel.finish();
+            int[] prompt = o.conditionOnPreviousText() ? previous.stream().mapToInt(Integer::intValue).toArray()
+                    : new int[0];
+            TranscriptionResult r = new Transcriber(model, codec).transcribe(mel, o, ProgressListener.NONE, prompt);
+            for (dev.dictum.whisper.decode.Segment s : r.segments()) {
+                for (int t : s.tokens()) {
+                    previous.add(t);
+                }
+                if (s.temperature() > 0.5) {
+                    previous.clear(); // OpenAI drops the prompt after a window decoded this hot
+                }
+            }
+            if (o.decoding().language() == null) {
+                o = o.withDecoding(o.decoding().withLanguage(r.language()));
+            }
+            text.append(r.text());
+        }
+        return text.toString();
+    }
+
     @Override
     public void close() {
         try {
