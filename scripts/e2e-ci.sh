@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The three end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
+# The end-to-end runs of the desktop app that CI makes (./test runs this after the unit tests):
 #   1. toy-en sample_01, inserted by paste, after a minute of 20 hotkey taps a second;
 #   2. a toy-multi clip with non-ASCII text (French), inserted by typing;
-#   3. pink noise made with sox: nothing may be inserted.
+#   3. pink noise made with sox: nothing may be inserted;
+#   4. a 100 s dictation of sample sentences with pauses, exact (issue 13).
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
 # Then the unit tests that need an X display (skipped by the plain test run) run under xvfb-run.
 set -euo pipefail
@@ -14,7 +15,21 @@ scripts/e2e-desktop.sh --insert type --model testdata/models/toy-multi/ggml-toy-
   testdata/data/toy-multi-samples/sample_fr_1.wav
 sox -n -r 16000 -c 1 -b 16 "$out/noise.wav" synth 3 pinknoise vol 0.3
 scripts/e2e-desktop.sh --insert paste "$out/noise.wav" ""
-echo "e2e: all three desktop runs passed"
+# 4. A 100 s dictation in one hold: the six toy-en sentences three times over, 1.2 s of quiet between
+#    (issue 13: it arrived garbled from the 5th sentence on when 30 s windows cut sentences). Pieces are
+#    cut at the pauses; without prompts (the toy was trained without them) each is one exact sentence.
+sox -n -r 16000 -c 1 -b 16 "$out/pause.wav" trim 0 1.2
+long=()
+long_text=""
+for round in 1 2 3; do
+  for i in 1 2 3 4 5 6; do
+    long+=("testdata/data/toy-en-samples/sample_0$i.wav" "$out/pause.wav")
+    long_text="$long_text $(awk -F'\t' -v f="sample_0$i.wav" '$1==f {print $2}' testdata/data/toy-en-samples/transcripts.tsv)"
+  done
+done
+sox "${long[@]}" "$out/long-100s.wav"
+scripts/e2e-desktop.sh --insert paste --no-prompt-pieces "$out/long-100s.wav" "${long_text# }"
+echo "e2e: all four desktop runs passed"
 source scripts/java-env.sh
 xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest' -Dsurefire.failIfNoSpecifiedTests=false
 grep -h "Tests run" app/target/surefire-reports/*X11FocusTest.txt

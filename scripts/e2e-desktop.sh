@@ -9,7 +9,8 @@
 # Usage: scripts/e2e-desktop.sh [--model PATH] [--insert paste|type] [--language xx|auto]
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
-#                               [--no-tray] [--spam SECONDS] [WAV] [EXPECTED_TEXT]
+#                               [--no-tray] [--spam SECONDS] [--max-r2t MS] [--no-prompt-pieces]
+#                               [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
@@ -17,6 +18,11 @@
 #   and be idle, and the dictation after it must work as usual. --mode toggle or hold-or-tap taps the
 #   hotkey to start and taps it again to stop instead of holding it. --hotkey picks the dictation
 #   hotkey: a combination, a modifier-only one, or the mouse's back side button (X button 8).
+#   --max-r2t MS fails when the app's release-to-text is above MS (default 1000 when text is
+#   expected: the WAV ends in quiet, so the text was made at that pause and only the hand-off is
+#   left; a stall in the hand-off, as Robot.waitForIdle without a window manager caused, breaks it;
+#   0: no bound). --no-prompt-pieces sets transcription.conditionOnPreviousText false (the toy
+#   models were trained without prompts: a long dictation's pieces are then exact sentence by sentence).
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -34,6 +40,8 @@ notray=0
 spam=0
 mode=push-to-talk
 hotkey=ctrl+alt+space
+max_r2t=1000
+tx_extra=""
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,7 +54,9 @@ while [ $# -gt 0 ]; do
     --spam) spam="$2"; shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --hotkey) hotkey="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --max-r2t) max_r2t="$2"; shift 2 ;;
+    --no-prompt-pieces) tx_extra=', "conditionOnPreviousText": false'; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
@@ -190,7 +200,7 @@ wait_for 5 clipboard_is "$clip_before" || fail "could not set the clipboard"
 cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<EOF
 {
   "hotkeys": {"mode": "$mode", "dictate": "$hotkey_setting"},
-  "transcription": {"language": "$language"},
+  "transcription": {"language": "$language"$tx_extra},
   "insertion": {"method": "$insert"},
   "models": {"modelPath": "$model", "modelsFolder": "$repo/testdata/models"}
 }
@@ -324,6 +334,9 @@ fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
   started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
+  if [ "$max_r2t" -gt 0 ] && { [ -z "$r2t" ] || [ "$r2t" -lt 0 ] || [ "$r2t" -gt "$max_r2t" ]; }; then
+    fail "release-to-text ${r2t:-?} ms is above the bound of $max_r2t ms (app: ${result#* })"
+  fi
   log "PASS: [$got] arrived; clipboard restored; release-to-text ${r2t} ms (app), $(( (arrived_ns - release_ns) / 1000000 )) ms until the test saw it (100 ms polling); recording started ${started:-?} ms after the hotkey event"
 else
   log "PASS: nothing arrived; clipboard untouched"

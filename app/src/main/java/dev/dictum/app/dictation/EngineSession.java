@@ -7,10 +7,11 @@ public interface EngineSession {
     void feed(float[] samples);
 
     /**
-     * The speaker paused: what was fed so far plus {@code tail} is the whole recording if nothing
-     * else is fed before {@link #finish()}, so the engine may transcribe it now. Returns at once.
+     * The speaker has been quiet for {@code quietSeconds}: what was fed so far plus {@code tail} is
+     * the whole recording if nothing else is fed before {@link #finish()}, so the engine may
+     * transcribe it now. Called again as the same pause goes on. Returns at once.
      */
-    default void pause(float[] tail) {
+    default void pause(float[] tail, double quietSeconds) {
     }
 
     /**

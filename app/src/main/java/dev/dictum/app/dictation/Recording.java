@@ -46,9 +46,9 @@ final class Recording implements AudioSink {
             }
         });
         // At a pause the trimmed recording so far is known up to its tail: the session may transcribe it.
-        trimmer.onPause(tail -> {
+        trimmer.onPause((tail, quietSeconds) -> {
             if (this.trim && this.session != null && feedFailure == null) {
-                this.session.pause(tail);
+                this.session.pause(tail, quietSeconds);
             }
         });
     }

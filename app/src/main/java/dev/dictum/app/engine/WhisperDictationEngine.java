@@ -78,8 +78,8 @@ public final class WhisperDictationEngine implements DictationEngine {
         }
 
         @Override
-        public void pause(float[] tail) {
-            session.pause(tail);
+        public void pause(float[] tail, double quietSeconds) {
+            session.pause(tail, quietSeconds);
         }
 
         @Override

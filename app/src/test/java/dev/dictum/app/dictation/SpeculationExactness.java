@@ -94,10 +94,10 @@ final class SpeculationExactness {
             }
 
             @Override
-            public void pause(float[] tail) {
+            public void pause(float[] tail, double quietSeconds) {
                 pauses[0]++;
                 partials.drainPermits();
-                inner.pause(tail);
+                inner.pause(tail, quietSeconds);
             }
 
             @Override

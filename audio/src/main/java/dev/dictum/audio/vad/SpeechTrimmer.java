@@ -22,7 +22,19 @@ public final class SpeechTrimmer {
 
   private final VoiceActivityDetector vad;
   private final Consumer<float[]> out;
-  private Consumer<float[]> onPause = tail -> { };
+  private PauseListener onPause = (tail, quietSeconds) -> { };
+  /** Frames between two reports of the same pause. */
+  static final int PAUSE_REPORT_FRAMES = 10;
+
+  /** Told of a pause in the speech; see {@link #onPause}. */
+  @FunctionalInterface
+  public interface PauseListener {
+    /**
+     * @param tail         the audio {@link #finish()} would pass on now
+     * @param quietSeconds how long the quiet after the last voiced frame has lasted
+     */
+    void paused(float[] tail, double quietSeconds);
+  }
   private final float[] frame = new float[VoiceActivityDetector.FRAME];
   private int fill;
   private final ArrayDeque<float[]> held = new ArrayDeque<>();
@@ -38,12 +50,13 @@ public final class SpeechTrimmer {
   }
 
   /**
-   * Called (on the caller's thread) once per pause, when the quiet after the last voiced frame has
-   * filled the tail: with the audio {@link #finish()} would pass on now. What was passed on so far
-   * plus that tail is then exactly the trimmed recording if nothing voiced follows, which lets a
-   * transcription of it start before the recording ends.
+   * Called (on the caller's thread) when the quiet after the last voiced frame has filled the tail,
+   * and again every {@value #PAUSE_REPORT_FRAMES} frames while it lasts: with the audio
+   * {@link #finish()} would pass on now. What was passed on so far plus that tail is then exactly
+   * the trimmed recording if nothing voiced follows, which lets a transcription of it start before
+   * the recording ends.
    */
-  public void onPause(Consumer<float[]> listener) {
+  public void onPause(PauseListener listener) {
     this.onPause = listener;
   }
 
@@ -100,6 +113,9 @@ public final class SpeechTrimmer {
     float[] t = new float[TAIL_FRAMES * VoiceActivityDetector.FRAME];
     int at = 0;
     for (float[] f : held) {
+      if (at == t.length) {
+        break;
+      }
       System.arraycopy(f, 0, t, at, f.length);
       at += f.length;
     }
@@ -117,8 +133,8 @@ public final class SpeechTrimmer {
       if (!started && held.size() > PRE_ROLL_FRAMES) {
         held.pollFirst();
       }
-      if (started && held.size() == TAIL_FRAMES) {
-        onPause.accept(tail());
+      if (started && held.size() >= TAIL_FRAMES && (held.size() - TAIL_FRAMES) % PAUSE_REPORT_FRAMES == 0) {
+        onPause.paused(tail(), held.size() * VoiceActivityDetector.FRAME / 16000.0);
       }
       return;
     }

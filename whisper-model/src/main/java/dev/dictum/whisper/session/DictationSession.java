@@ -24,7 +24,8 @@ import java.util.function.Function;
  *     user released the key now ({@link #pause}: what was fed plus the tail its trimmer would still
  *     add). That audio is transcribed at once. If the release comes before anything else is fed, the
  *     final audio is sample for sample the audio already transcribed, and its text is the answer.</li>
- * <li><b>Pieces.</b> A dictation is cut into pieces: at each pause once the open piece holds
+ * <li><b>Pieces.</b> A dictation is cut into pieces: at each pause of {@value #CUT_PAUSE_MILLIS} ms
+ *     or more once the open piece holds
  *     {@value #MIN_PIECE_SECONDS} s (when speech resumes: the piece is exactly the speculated audio,
  *     whose transcription is kept, so the release only ever waits for the words since the last
  *     pause; a piece is also what Whisper saw in training, one utterance), or, with no pause for {@value #MAX_PIECE_SECONDS} s, at the
@@ -44,6 +45,7 @@ public final class DictationSession implements AutoCloseable {
     static final int RATE = 16000;
     static final int MIN_PIECE_SECONDS = 2;
     static final int MAX_PIECE_SECONDS = 28;
+    static final int CUT_PAUSE_MILLIS = 650;
     private static final int QUIET_WINDOW = RATE / 5;
     private static final int QUIET_STEP = 160;
     private static final long PARTIAL_EVERY_NANOS = 1_000_000_000L;
@@ -74,7 +76,7 @@ public final class DictationSession implements AutoCloseable {
     private record Done(Range range, TranscriptionResult result) {
     }
 
-    private record Pause(int fedAt, float[] tail) {
+    private record Pause(int fedAt, float[] tail, double quietSeconds) {
         int end() {
             return fedAt + tail.length;
         }
@@ -146,7 +148,8 @@ public final class DictationSession implements AutoCloseable {
             length += count;
             if (pause != null && length > pause.end()) {
                 // Speech resumed: the pause's audio is now a place to cut, if what came is what it said.
-                if (pauseHeld() && pause.end() - openStart >= MIN_PIECE_SECONDS * RATE) {
+                if (pauseHeld() && pause.end() - openStart >= MIN_PIECE_SECONDS * RATE
+                        && pause.quietSeconds() * 1000 >= CUT_PAUSE_MILLIS) {
                     cut(pause.end());
                 } else {
                     speculated = null;
@@ -165,16 +168,23 @@ public final class DictationSession implements AutoCloseable {
     }
 
     /**
-     * The speaker paused: the audio fed so far followed by {@code tail} is the whole dictation if
-     * nothing else is fed before {@link #finish()}. Starts transcribing that audio; the call itself
-     * returns at once.
+     * The speaker has been quiet for {@code quietSeconds}: the audio fed so far followed by
+     * {@code tail} is the whole dictation if nothing else is fed before {@link #finish()}. Starts
+     * transcribing that audio; the call itself returns at once. Called again, with nothing fed
+     * between, as the same pause goes on: a piece is cut at a pause (once speech resumes) only when
+     * it lasted {@value #CUT_PAUSE_MILLIS} ms, so that a comma or an unvoiced consonant never splits a
+     * sentence.
      */
-    public void pause(float[] tail) {
+    public void pause(float[] tail, double quietSeconds) {
         synchronized (lock) {
             if (finishing || cancelled) {
                 return;
             }
-            pause = new Pause(length, tail.clone());
+            if (pause != null && pause.fedAt() == length && Arrays.equals(pause.tail(), tail)) {
+                pause = new Pause(length, pause.tail(), Math.max(pause.quietSeconds(), quietSeconds));
+            } else {
+                pause = new Pause(length, tail.clone(), quietSeconds);
+            }
             lock.notifyAll();
         }
     }

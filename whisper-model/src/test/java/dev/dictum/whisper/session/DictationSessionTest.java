@@ -70,7 +70,7 @@ class DictationSessionTest {
         for (int i = 0; i < sentences.size(); i++) {
             float[] after = i == sentences.size() - 1 ? tail : pause;
             s.feed(sentences.get(i));
-            s.pause(tail);
+            s.pause(tail, pauseSeconds);
             s.feed(after);
             all.add(sentences.get(i));
             all.add(after);
@@ -234,7 +234,7 @@ class DictationSessionTest {
         DictationSession s = new DictationSession(slow, en.codec(), options(), null, null);
         float[] a = samples().get(5);
         s.feed(a);
-        s.pause(new float[RATE * 2 / 5]);
+        s.pause(new float[RATE * 2 / 5], 0.4);
         awaitSteps(slow, 3);
         long t0 = System.nanoTime();
         s.cancel();
@@ -254,14 +254,14 @@ class DictationSessionTest {
         float[] quiet = new float[RATE * 2 / 5];
         float[] first = Arrays.copyOf(samples.get(5), RATE * 3 / 2); // shorter than a piece: no cut at its pause
         s.feed(first);
-        s.pause(quiet);
+        s.pause(quiet, 0.4);
         awaitSteps(slow, 3);
         s.feed(quiet);
         s.feed(samples.get(1)); // speech resumed: the first speculation is no longer wanted
         int at = slow.steps.get();
         Thread.sleep(150);
         assertThat(slow.steps.get() - at).isLessThanOrEqualTo(1);
-        s.pause(quiet);
+        s.pause(quiet, 0.4);
         made.drainPermits();
         s.feed(quiet);
         assertThat(made.tryAcquire(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue(); // the speculation's text
@@ -288,7 +288,7 @@ class DictationSessionTest {
         };
         DictationSession s = new DictationSession(slow, en.codec(), options(), null, null);
         s.feed(samples().get(5));
-        s.pause(new float[RATE * 2 / 5]);
+        s.pause(new float[RATE * 2 / 5], 0.4);
         long t0 = System.nanoTime();
         for (int i = 0; i < 600; i++) {
             s.feed(new float[1600]); // a minute of audio while the engine is stuck
