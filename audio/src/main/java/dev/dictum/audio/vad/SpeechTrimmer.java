@@ -8,7 +8,9 @@ import java.util.function.Consumer;
 /**
  * Streams a recording through the {@link VoiceActivityDetector} and passes on only the part
  * worth transcribing: from {@value #PRE_ROLL_FRAMES} frames before the first voiced frame to
- * {@value #TAIL_FRAMES} frames after the last, with every pause in between kept. Audio after a
+ * {@value #TAIL_FRAMES} frames after the last, with the pauses in between kept up to
+ * {@value #TAIL_FRAMES} + {@value #PRE_ROLL_FRAMES} frames (a longer one keeps its tail and the
+ * pre-roll of what follows). Audio after a
  * voiced frame is held back until the next voiced frame (then passed on) or the end (then cut to
  * the tail), so the transcriber is fed while the user speaks and still never sees trailing silence.
  *
@@ -139,6 +141,17 @@ public final class SpeechTrimmer {
       return;
     }
     speechFrames++;
+    if (started && held.size() > TAIL_FRAMES + PRE_ROLL_FRAMES) {
+      // A long pause: its tail and the pre-roll of what follows, as if the recording had stopped and
+      // started again; the quiet between is not passed on. Each part of a long dictation then reaches
+      // the transcriber as a single dictation would (the session cuts pieces at these pauses).
+      for (int k = 0; k < TAIL_FRAMES; k++) {
+        out.accept(held.pollFirst());
+      }
+      while (held.size() > PRE_ROLL_FRAMES) {
+        held.pollFirst();
+      }
+    }
     started = true;
     while (!held.isEmpty()) {
       out.accept(held.pollFirst());

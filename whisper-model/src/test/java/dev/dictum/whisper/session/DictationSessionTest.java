@@ -299,6 +299,22 @@ class DictationSessionTest {
         assertThat(s.awaitStopped(10_000)).isTrue();
     }
 
+    @Test
+    void liveTextComesWhileSpeakingAndNeverChangesTheResult() throws Exception {
+        List<String> partials = java.util.Collections.synchronizedList(new ArrayList<>());
+        DictationSession s = en.startDictation(options(), partials::add);
+        float[] a = samples().get(5); // 8.8 s, fed at twice real time
+        for (int i = 0; i < a.length; i += 1600) {
+            s.feed(Arrays.copyOfRange(a, i, Math.min(a.length, i + 1600)));
+            Thread.sleep(50);
+        }
+        int whileSpeaking = partials.size();
+        TranscriptionResult r = s.finish();
+        assertThat(whileSpeaking).as("live texts while speaking").isPositive();
+        assertThat(partials.get(0)).isNotBlank();
+        assertThat(r.text()).isEqualTo(en.transcribe(a, options()).text());
+    }
+
     static float[] concat(List<float[]> parts) {
         int n = parts.stream().mapToInt(p -> p.length).sum();
         float[] out = new float[n];
