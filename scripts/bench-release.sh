@@ -5,7 +5,8 @@
 # 0.8 s pauses, each in two endings (0.6 s of quiet before the release; speech up to the release),
 # beside whisper.cpp 1.7.1 (whisper-jni, model loaded) transcribing the whole utterance at the release.
 #
-#   scripts/bench-release.sh [--quick] [--model GGML] [--no-build]
+#   scripts/bench-release.sh [--quick] [--model GGML] [--no-build] [--only LENGTH] [--ending quiet|speech]
+#                            [--no-live-text]
 #
 # Counts: 20 dictations at 2 and 5 s, 12 at 15 s (one exclusive hold stays under 4 minutes), 4 at 60 s
 # and 2 at 300 s, these two fed at 4x real time (the engine is
@@ -24,12 +25,18 @@ model="$here/testdata/models/toy-en/ggml-toy-en.bin"
 samples="$here/testdata/data/toy-en-samples"
 quick=0
 build=1
+only=""
+endings="quiet speech"
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --model) model="$(realpath "$2")"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --only) only="$2"; shift 2 ;;
+    --ending) endings="$2"; shift 2 ;;
+    --no-live-text) extra+=(--no-live-text); shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "bench-release: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -39,31 +46,32 @@ mkdir -p "$out"
 
 if [ "$build" = 1 ]; then
   echo "bench-release: building (tests compiled, not run)"
-  flock -s /tmp/dictum-cpu.lock mvn -q -B -pl app -am -DskipTests test-compile >"$out/mvn.log" 2>&1 \
+  flock -s /tmp/dictum-cpu.lock mvn -q -B -pl app -am -DskipTests package >"$out/mvn.log" 2>&1 \
     || { tail -20 "$out/mvn.log" >&2; exit 1; }
-  flock -s /tmp/dictum-cpu.lock mvn -q -B -pl app dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$out/deps.txt" >>"$out/mvn.log" 2>&1 || { tail -20 "$out/mvn.log" >&2; exit 1; }
+  ver=$(sed -n 's:.*<whisperjni.version>\(.*\)</whisperjni.version>.*:\1:p' pom.xml | head -1)
+  flock -s /tmp/dictum-cpu.lock mvn -q -B dependency:copy -Dartifact="io.github.givimad:whisper-jni:$ver" \
+    -DoutputDirectory="$out/lib" >>"$out/mvn.log" 2>&1 || { tail -20 "$out/mvn.log" >&2; exit 1; }
 fi
-# Dictum's own modules from their target folders (not the snapshot jars of the local repository).
-deps="$(tr ':' '\n' <"$out/deps.txt" | grep -v '/dev/dictum/' | paste -sd: -)"
+# Dictum's own classes first (this tree), then the app's runtime libraries and whisper-jni (the peer).
 cp="app/target/test-classes:app/target/classes:audio/target/classes:whisper-model/target/classes"
-cp="$cp:gpu-runtime/target/classes:native/target/classes:$deps"
+cp="$cp:gpu-runtime/target/classes:native/target/classes"
+cp="$cp:$(ls app/target/lib/*.jar "$out"/lib/whisper-jni-*.jar | grep -v '/dictum-' | paste -sd: -)"
 
 if [ "$quick" = 1 ]; then
   plan=("2 5 1" "5 5 1" "15 3 1" "60 2 4" "300 1 4")
 else
   plan=("2 20 1" "5 20 1" "15 12 1" "60 4 4" "300 2 4")
 fi
-results="$out/results.txt"
-: >"$results"
+results="$out/results-$(date +%s).txt"
 for p in "${plan[@]}"; do
   read -r length runs speed <<<"$p"
-  for ending in quiet speech; do
+  [ -z "$only" ] || [ "$only" = "$length" ] || continue
+  for ending in $endings; do
     echo "bench-release: ${length} s, $ending before the release, $runs dictations at ${speed}x real time"
     flock -x /tmp/dictum-cpu.lock "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector \
       --enable-native-access=ALL-UNNAMED -XX:ActiveProcessorCount=2 -cp "$cp" dev.dictum.app.dictation.ReleaseBench \
       --model "$model" --samples "$samples" --length "$length" --ending "$ending" --runs "$runs" --speed "$speed" \
-      --peer-runs 3 2>"$out/stderr-$length-$ending.txt" | grep '^RESULT' | tee -a "$results"
+      --peer-runs 3 "${extra[@]}" 2>"$out/stderr-$length-$ending.txt" | grep '^RESULT' | tee -a "$results"
   done
 done
 

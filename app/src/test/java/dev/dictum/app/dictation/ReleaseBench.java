@@ -29,7 +29,7 @@ import java.util.Locale;
  *
  * <pre>
  * ReleaseBench --model ggml.bin --samples DIR --length SECONDS --ending quiet|speech [--runs N]
- *              [--speed F] [--peer-runs N]
+ *              [--speed F] [--peer-runs N] [--no-live-text]
  * </pre>
  *
  * Prints one line: {@code length ending runs first median p95 | tail median | finish median p95 |
@@ -47,7 +47,13 @@ public final class ReleaseBench {
         int runs = 20;
         double speed = 1;
         int peerRuns = 5;
+        boolean live = true;
         for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--no-live-text")) {
+                live = false;
+                i--;
+                continue;
+            }
             switch (args[i]) {
                 case "--model" -> model = Path.of(args[i + 1]);
                 case "--samples" -> samples = Path.of(args[i + 1]);
@@ -76,7 +82,7 @@ public final class ReleaseBench {
             int speculative = 0;
             String text = null;
             for (int run = 0; run < runs; run++) {
-                WhisperDictationEngine.Session session = engine.start(t -> { });
+                WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null);
                 Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
                         true, x -> { });
                 long start = System.nanoTime();
@@ -108,11 +114,11 @@ public final class ReleaseBench {
             long first = rows.get(0)[0];
             List<long[]> steady = rows.size() > 1 ? rows.subList(1, rows.size()) : rows;
             System.out.printf(Locale.ROOT,
-                    "RESULT length=%.0f ending=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
+                    "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
                             + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
                             + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
                             + " audio_s=%.2f text=\"%s\"%n",
-                    length, ending, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
+                    length, ending, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
                     pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
                     pct(steady, 5, 50), peer, clip.length / (double) RATE,
                     text.length() > 60 ? text.substring(0, 60) + "…" : text);
@@ -134,7 +140,8 @@ public final class ReleaseBench {
      * About {@code seconds} of dictation: 0.3 s of quiet, then the sentences in turn with 0.8 s pauses.
      * Quiet ending: cut at the last pause that leaves 0.6 s for the quiet before the release (mid-sentence
      * when the clip is shorter than the first sentence), then quiet to the length. Speech ending: cut at
-     * the length, moved 0.5 s into the next sentence when it falls in a pause.
+     * the length if that is at least 1 s into a sentence and 0.5 s before its end, else at 1 s into the
+     * next sentence (the clip's real length is printed as audio_s).
      */
     static float[] clip(List<float[]> sentences, double seconds, boolean speechToRelease) {
         int want = (int) (seconds * RATE);
@@ -149,10 +156,16 @@ public final class ReleaseBench {
             at += s.length + pause;
         }
         if (speechToRelease) {
+            // Released while talking: at least 1 s into a sentence (past the quiet a sample WAV starts
+            // with) and 0.5 s before its end; a length that falls elsewhere moves to the next such point.
             int end = want;
-            for (int i = 0; i + 1 < speech.size(); i++) {
-                if (end >= speech.get(i)[1] && end < speech.get(i + 1)[0]) {
-                    end = speech.get(i + 1)[0] + RATE / 2;
+            for (int[] s : speech) {
+                if (end < s[0] + RATE) {
+                    end = s[0] + RATE;
+                    break;
+                }
+                if (end <= s[1] - RATE / 2) {
+                    break;
                 }
             }
             return Arrays.copyOf(stream, end);

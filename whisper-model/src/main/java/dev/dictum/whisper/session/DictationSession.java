@@ -315,7 +315,11 @@ public final class DictationSession implements AutoCloseable {
                     lock.notifyAll();
                 }
                 if (r != null && job.kind() != Kind.PIECE && partial != null) {
-                    partial.accept(liveText(r));
+                    try {
+                        partial.accept(liveText(r));
+                    } catch (RuntimeException e) {
+                        // a view's failure must not end the dictation: live text is only a preview
+                    }
                 }
             }
         } catch (InterruptedException e) {
