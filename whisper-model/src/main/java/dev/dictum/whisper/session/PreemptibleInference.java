@@ -3,6 +3,7 @@ package dev.dictum.whisper.session;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.ForwardingDecoderState;
 import dev.dictum.whisper.model.WhisperDims;
 import dev.dictum.whisper.model.WhisperInference;
 import dev.dictum.whisper.tokenizer.Vocabulary;
@@ -59,37 +60,11 @@ final class PreemptibleInference implements WhisperInference {
 
     @Override
     public DecoderState newDecoder(int maxBatch) {
-        DecoderState inner = model.newDecoder(maxBatch);
-        return new DecoderState() {
-            @Override
-            public void reset(EncodedAudio audio, int batch) {
-                inner.reset(audio, batch);
-            }
-
+        return new ForwardingDecoderState(model.newDecoder(maxBatch)) {
             @Override
             public void feed(int[][] tokens, float[][] logits) {
                 check();
                 inner.feed(tokens, logits);
-            }
-
-            @Override
-            public void reorder(int[] sourceOf) {
-                inner.reorder(sourceOf);
-            }
-
-            @Override
-            public int batch() {
-                return inner.batch();
-            }
-
-            @Override
-            public int length() {
-                return inner.length();
-            }
-
-            @Override
-            public void close() {
-                inner.close();
             }
         };
     }

@@ -13,6 +13,7 @@ import dev.dictum.whisper.decode.TranscriptionResult;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.ForwardingDecoderState;
 import dev.dictum.whisper.model.WhisperDims;
 import dev.dictum.whisper.model.WhisperInference;
 import dev.dictum.whisper.testutil.TestData;
@@ -175,13 +176,7 @@ class DictationSessionTest {
 
         @Override
         public DecoderState newDecoder(int maxBatch) {
-            DecoderState d = m.newDecoder(maxBatch);
-            return new DecoderState() {
-                @Override
-                public void reset(EncodedAudio audio, int batch) {
-                    d.reset(audio, batch);
-                }
-
+            return new ForwardingDecoderState(m.newDecoder(maxBatch)) {
                 @Override
                 public void feed(int[][] tokens, float[][] logits) {
                     steps.incrementAndGet();
@@ -190,27 +185,7 @@ class DictationSessionTest {
                     } catch (InterruptedException e) {
                         throw new IllegalStateException(e);
                     }
-                    d.feed(tokens, logits);
-                }
-
-                @Override
-                public void reorder(int[] sourceOf) {
-                    d.reorder(sourceOf);
-                }
-
-                @Override
-                public int batch() {
-                    return d.batch();
-                }
-
-                @Override
-                public int length() {
-                    return d.length();
-                }
-
-                @Override
-                public void close() {
-                    d.close();
+                    inner.feed(tokens, logits);
                 }
             };
         }
