@@ -10,7 +10,8 @@
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
 #                               [--no-tray] [--spam SECONDS] [--cancel-with-escape] [--unplug-mic SECONDS]
-#                               [--expect-no-leak] [--disk-full] [WAV] [EXPECTED_TEXT]
+#                               [--expect-no-leak] [--disk-full] [--max-r2t MS] [--no-prompt-pieces]
+#                               [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
 #   host, so the app shows its control window instead (screenshot control-window.png). --spam S
@@ -28,6 +29,11 @@
 #   --disk-full puts the data folder on a 4 MiB tmpfs (root) and fills it before the dictation so the
 #   recording cannot be saved: the text must still arrive, no WAV or .part may be left, the notice
 #   must say so and the history must keep the row marked "audio not saved".
+#   --max-r2t MS fails when the app's release-to-text is above MS (default 1000 when text is
+#   expected: the WAV ends in quiet, so the text was made at that pause and only the hand-off is
+#   left; a stall in the hand-off, as Robot.waitForIdle without a window manager caused, breaks it;
+#   0: no bound). --no-prompt-pieces sets transcription.conditionOnPreviousText false (the toy
+#   models were trained without prompts: a long dictation's pieces are then exact sentence by sentence).
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -49,6 +55,8 @@ cancel_esc=0
 unplug=""
 noleak=0
 diskfull=0
+max_r2t=1000
+tx_extra=""
 positional=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,6 +74,8 @@ while [ $# -gt 0 ]; do
     --expect-no-leak) noleak=1; shift ;;
     --disk-full) diskfull=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+    --max-r2t) max_r2t="$2"; shift 2 ;;
+    --no-prompt-pieces) tx_extra=', "conditionOnPreviousText": false'; shift ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
@@ -223,7 +233,7 @@ wait_for 5 clipboard_is "$clip_before" || fail "could not set the clipboard"
 cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<EOF
 {
   "hotkeys": {"mode": "$mode", "dictate": "$hotkey_setting"},
-  "transcription": {"language": "$language"},
+  "transcription": {"language": "$language"$tx_extra},
   "insertion": {"method": "$insert"},
   "models": {"modelPath": "$model", "modelsFolder": "$repo/testdata/models"}
 }
@@ -435,6 +445,9 @@ fi
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
   started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
+  if [ "$max_r2t" -gt 0 ] && { [ -z "$r2t" ] || [ "$r2t" -lt 0 ] || [ "$r2t" -gt "$max_r2t" ]; }; then
+    fail "release-to-text ${r2t:-?} ms is above the bound of $max_r2t ms (app: ${result#* })"
+  fi
   log "PASS: [$got] arrived; clipboard restored; release-to-text ${r2t} ms (app), $(( (arrived_ns - release_ns) / 1000000 )) ms until the test saw it (100 ms polling); recording started ${started:-?} ms after the hotkey event"
 else
   log "PASS: nothing arrived; clipboard untouched"

@@ -112,8 +112,20 @@ public final class DictationController implements AutoCloseable {
         }
         TargetWindow target = p.focus().focused();
         Settings s = p.settings().get();
-        Recording r = new Recording(Instant.now(), System.nanoTime(), target, engine == null ? null : engine.start(),
-                s.audio().speechThresholdDb().floatValue(), s.audio().trimSilence(), this::deviceLost);
+        // Live text reaches the views only while its recording is the one in progress.
+        Recording[] self = new Recording[1];
+        java.util.function.Consumer<String> live = text -> {
+            synchronized (this) {
+                if (recording == null || recording != self[0]) {
+                    return;
+                }
+            }
+            partial(text);
+        };
+        Recording r = new Recording(Instant.now(), System.nanoTime(), target,
+                engine == null ? null : engine.start(live), s.audio().speechThresholdDb().floatValue(),
+                s.audio().trimSilence(), this::deviceLost);
+        self[0] = r;
         synchronized (this) {
             if (recording != null) {
                 r.cancel();
@@ -129,6 +141,7 @@ public final class DictationController implements AutoCloseable {
             recording = r;
         }
         LOG.info("recording started");
+        partial("");
         publish();
         return true;
     }
@@ -148,6 +161,7 @@ public final class DictationController implements AutoCloseable {
             queued++;
         }
         ended(Ending.STOPPED);
+        partial("");
         publish();
         worker.execute(() -> {
             try {
@@ -194,6 +208,7 @@ public final class DictationController implements AutoCloseable {
             r.stopNanos = System.nanoTime();
         }
         r.cancel();
+        partial("");
         publish();
         return r;
     }
@@ -331,18 +346,10 @@ public final class DictationController implements AutoCloseable {
             p.notifier().notice(Notifier.Kind.INFO, "Too short: hold the hotkey while you speak");
             return;
         }
-        float[] samples = r.samples();
-        Path wav = null;
-        try {
-            wav = p.recordings().save(samples, r.startedAt);
-        } catch (IOException e) {
-            LOG.warn("recording not saved: {}", e.getMessage());
-            p.notifier().notice(Notifier.Kind.WARNING, "The recording was not saved (" + RecordingsFolder.reason(e)
-                    + "); the text is still inserted.");
-        }
         long durationMillis = Math.round(r.seconds() * 1000);
         if (s.audio().trimSilence() && !r.heardSpeech()) {
             r.cancel();
+            Path wav = save(r, false);
             LOG.info("no speech in {} ms of audio: nothing inserted", durationMillis);
             record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(), backendName(), -1, -1,
                     -1, -1, wav, HistoryStatus.EMPTY, null));
@@ -365,6 +372,7 @@ public final class DictationController implements AutoCloseable {
             t = r.session(engine).finish();
         } catch (RuntimeException | InterruptedException e) {
             r.cancel();
+            Path wav = save(r, false);
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             LOG.warn("transcription failed: {}", why, e);
             HistoryEntry failed = record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(),
@@ -378,6 +386,7 @@ public final class DictationController implements AutoCloseable {
         }
         long transcribeMillis = (System.nanoTime() - t0) / 1_000_000;
         if (t.noSpeech() || t.text().isBlank()) {
+            Path wav = save(r, false);
             LOG.info("the model heard no speech in {} ms of audio: nothing inserted", durationMillis);
             record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", t.language(), modelName(), backendName(), -1,
                     transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.EMPTY, null));
@@ -388,13 +397,32 @@ public final class DictationController implements AutoCloseable {
         String text = withLeadingSpace(s, TextRules.apply(s.insertion(), t.text()), r.target);
         long delivered = insert(text, r.target, r.enterAfter);
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
-        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, encode {} ms,"
-                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis, t.encodeMillis(),
+        // The WAV is written after the text is in the window: it is not on the path the user waits on.
+        Path wav = save(r, delivered >= 0);
+        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, encode {} ms,"
+                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
+                t.speculative() ? "made at a pause" : "transcribed at release", t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
         record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
                 releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null)
                 .withRawText(t.text()));
         prune(s, wav);
+    }
+
+    /**
+     * Saves the recording's WAV; null (with a notice) when it cannot be written, e.g. on a full disk.
+     *
+     * @param textInserted the transcript reached the window (the notice says so: nothing was lost)
+     */
+    private Path save(Recording r, boolean textInserted) {
+        try {
+            return p.recordings().save(r.samples(), r.startedAt);
+        } catch (IOException e) {
+            LOG.warn("recording not saved: {}", e.getMessage());
+            p.notifier().notice(Notifier.Kind.WARNING, "The recording was not saved (" + RecordingsFolder.reason(e)
+                    + (textInserted ? "); the text is still inserted." : ")."));
+            return null;
+        }
     }
 
     private void retry(HistoryEntry failed) {
@@ -510,6 +538,12 @@ public final class DictationController implements AutoCloseable {
     private void ended(Ending how) {
         for (Listener l : listeners) {
             l.recordingEnded(how);
+        }
+    }
+
+    private void partial(String text) {
+        for (Listener l : listeners) {
+            l.partial(text);
         }
     }
 

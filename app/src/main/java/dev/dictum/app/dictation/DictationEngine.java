@@ -5,6 +5,11 @@ public interface DictationEngine {
 
     EngineSession start();
 
+    /** A session that also sends live, provisional text of the recording to {@code partial} (never inserted). */
+    default EngineSession start(java.util.function.Consumer<String> partial) {
+        return start();
+    }
+
     /** Readable model name for the tray and the history. */
     String modelName();
 

@@ -7,6 +7,14 @@ public interface EngineSession {
     void feed(float[] samples);
 
     /**
+     * The speaker has been quiet for {@code quietSeconds}: what was fed so far plus {@code tail} is
+     * the whole recording if nothing else is fed before {@link #finish()}, so the engine may
+     * transcribe it now. Called again as the same pause goes on. Returns at once.
+     */
+    default void pause(float[] tail, double quietSeconds) {
+    }
+
+    /**
      * Waits for the transcript.
      *
      * @throws RuntimeException when transcription failed (the recording is kept for a retry)

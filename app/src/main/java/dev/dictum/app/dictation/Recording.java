@@ -45,6 +45,12 @@ final class Recording implements AudioSink {
                 send(chunk);
             }
         });
+        // At a pause the trimmed recording so far is known up to its tail: the session may transcribe it.
+        trimmer.onPause((tail, quietSeconds) -> {
+            if (this.trim && this.session != null && feedFailure == null) {
+                this.session.pause(tail, quietSeconds);
+            }
+        });
     }
 
     @Override

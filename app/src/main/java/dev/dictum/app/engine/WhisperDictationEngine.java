@@ -6,15 +6,15 @@ import dev.dictum.app.dictation.Transcript;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.app.settings.TranscriptionTask;
 import dev.dictum.whisper.decode.DecodingOptions;
-import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.Task;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.TranscriptionResult;
-import dev.dictum.whisper.session.TranscriptionSession;
+import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /** The in-process Whisper engine as the dictation loop sees it, with the options from the settings. */
@@ -53,33 +53,67 @@ public final class WhisperDictationEngine implements DictationEngine {
 
     @Override
     public EngineSession start() {
-        TranscriptionSettings s = settings.get();
-        TranscribeOptions options = options(s);
-        TranscriptionSession session = engine.startSession(options, ProgressListener.NONE);
-        double threshold = s.noSpeechThreshold();
-        return new EngineSession() {
-            @Override
-            public void feed(float[] samples) {
-                session.feed(samples);
-            }
-
-            @Override
-            public Transcript finish() {
-                try (session) {
-                    TranscriptionResult r = session.finish();
-                    return transcript(r, threshold);
-                }
-            }
-
-            @Override
-            public void cancel() {
-                session.close();
-            }
-        };
+        return start(null);
     }
 
-    /** The settings as engine options: greedy or beam, fallback or not, the no-speech gate, the prompt with the vocabulary. */
-    TranscribeOptions options(TranscriptionSettings s) {
+    @Override
+    public Session start(Consumer<String> partial) {
+        TranscriptionSettings s = settings.get();
+        return new Session(engine.startDictation(options(s), partial), s.noSpeechThreshold());
+    }
+
+    /** One dictation on the engine's {@link DictationSession}: speculation, pieces and live text live there. */
+    public static final class Session implements EngineSession {
+        private final DictationSession session;
+        private final double threshold;
+
+        Session(DictationSession session, double threshold) {
+            this.session = session;
+            this.threshold = threshold;
+        }
+
+        @Override
+        public void feed(float[] samples) {
+            session.feed(samples);
+        }
+
+        @Override
+        public void pause(float[] tail, double quietSeconds) {
+            session.pause(tail, quietSeconds);
+        }
+
+        @Override
+        public Transcript finish() {
+            try (session) {
+                TranscriptionResult r = session.finish();
+                Transcript t = transcript(r, threshold);
+                DictationSession.Release how = session.release();
+                return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
+                        how.decodeNanos() / 1_000_000, how.speculative());
+            }
+        }
+
+        @Override
+        public void cancel() {
+            session.close();
+        }
+
+        /** The pieces the dictation was cut into (for the exactness tests and the benchmark). */
+        public List<DictationSession.Range> pieces() {
+            return session.pieces();
+        }
+
+        /** How the release got its text (null before {@link #finish()}). */
+        public DictationSession.Release release() {
+            return session.release();
+        }
+    }
+
+    /**
+     * The settings as engine options: greedy or beam, fallback or not, the no-speech gate, the prompt
+     * with the vocabulary, and whether a long dictation's pieces are prompted with the text before them.
+     */
+    public TranscribeOptions options(TranscriptionSettings s) {
         String lang = s.language().equals("auto") ? null : s.language();
         if (lang != null && !languages().contains(lang)) {
             lang = null; // this model does not know it: detect instead of failing every dictation
@@ -94,7 +128,8 @@ public final class WhisperDictationEngine implements DictationEngine {
             d = d.withBeamSize(s.beamSize());
         }
         TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withNoSpeechThreshold(s.noSpeechThreshold())
-                .withInitialPrompt(s.decoderPrompt());
+                .withInitialPrompt(s.decoderPrompt())
+                .withConditionOnPreviousText(s.conditionOnPreviousText());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
     }
 

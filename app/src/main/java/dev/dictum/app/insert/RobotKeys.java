@@ -3,6 +3,7 @@ package dev.dictum.app.insert;
 import dev.dictum.app.settings.PasteKeystroke;
 import java.awt.AWTException;
 import java.awt.Robot;
+import java.awt.Toolkit;
 import java.awt.event.KeyEvent;
 
 /** Keystrokes through {@link Robot} (XTest on X11, SendInput on Windows): enough for shortcuts and Enter. */
@@ -28,7 +29,12 @@ public final class RobotKeys implements KeySender {
         chord(KeyEvent.VK_ENTER);
     }
 
-    /** Presses the keys in order and releases them in reverse, with a few ms between, as a person would. */
+    /**
+     * Presses the keys in order and releases them in reverse, with a few ms between, as a person would,
+     * then flushes the display connection. No {@code Robot.waitForIdle()}: it waits for AWT's own event
+     * queue to drain, which says nothing about the target window, and without a window manager it
+     * stalled 1.5–10 s (issue 13, issue 11 item 7).
+     */
     private void chord(int... keys) {
         for (int k : keys) {
             robot.keyPress(k);
@@ -38,6 +44,6 @@ public final class RobotKeys implements KeySender {
             robot.keyRelease(keys[i]);
             robot.delay(4);
         }
-        robot.waitForIdle();
+        Toolkit.getDefaultToolkit().sync();
     }
 }

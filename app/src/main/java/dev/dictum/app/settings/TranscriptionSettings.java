@@ -14,6 +14,8 @@ import java.util.List;
  * @param temperatureFallback retry a window at higher temperatures when decoding fails
  * @param noSpeechThreshold a window whose no-speech probability is above this is silent
  * @param vocabulary names and jargon the model should expect, separated by commas or new lines
+ * @param conditionOnPreviousText prompt each piece of a long dictation with the text before it
+ *        (OpenAI's condition_on_previous_text); off for models trained without prompts
  */
 public record TranscriptionSettings(
         String language,
@@ -22,7 +24,8 @@ public record TranscriptionSettings(
         String initialPrompt,
         Boolean temperatureFallback,
         Double noSpeechThreshold,
-        String vocabulary) {
+        String vocabulary,
+        Boolean conditionOnPreviousText) {
     private static final String D_LANGUAGE = "auto";
     private static final TranscriptionTask D_TASK = TranscriptionTask.TRANSCRIBE;
     private static final Integer D_BEAMSIZE = 1;
@@ -30,6 +33,7 @@ public record TranscriptionSettings(
     private static final Boolean D_TEMPERATUREFALLBACK = true;
     private static final Double D_NOSPEECHTHRESHOLD = 0.6;
     private static final String D_VOCABULARY = "";
+    private static final Boolean D_CONDITIONONPREVIOUSTEXT = true;
 
     public TranscriptionSettings {
         language = Checks.or(language, D_LANGUAGE);
@@ -39,10 +43,12 @@ public record TranscriptionSettings(
         temperatureFallback = Checks.or(temperatureFallback, D_TEMPERATUREFALLBACK);
         noSpeechThreshold = Checks.or(noSpeechThreshold, D_NOSPEECHTHRESHOLD);
         vocabulary = Checks.or(vocabulary, D_VOCABULARY);
+        conditionOnPreviousText = Checks.or(conditionOnPreviousText, D_CONDITIONONPREVIOUSTEXT);
     }
 
     public static TranscriptionSettings defaults() {
-        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD, D_VOCABULARY);
+        return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD, D_VOCABULARY,
+                D_CONDITIONONPREVIOUSTEXT);
     }
 
     /** Every invalid value with the reason ("transcription.field"), empty when all are valid. */
@@ -82,30 +88,42 @@ public record TranscriptionSettings(
     }
 
     public TranscriptionSettings withVocabulary(String v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, v);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, v,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withLanguage(String v) {
-        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
+        return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withTask(TranscriptionTask v) {
-        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
+        return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withBeamSize(Integer v) {
-        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary);
+        return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withInitialPrompt(String v) {
-        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold, vocabulary);
+        return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold, vocabulary,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withTemperatureFallback(Boolean v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold, vocabulary);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold, vocabulary,
+                conditionOnPreviousText);
     }
 
     public TranscriptionSettings withNoSpeechThreshold(Double v) {
-        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v, vocabulary);
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v, vocabulary,
+                conditionOnPreviousText);
+    }
+
+    public TranscriptionSettings withConditionOnPreviousText(Boolean v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
+                vocabulary, v);
     }
 }

@@ -158,4 +158,36 @@ class ClipboardPasteTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void theClipboardIsRestoredOnceTheTargetReadTheTextNotAfterTheWholeRestoreDelay() throws Exception {
+        clipboard.setContents(richContents(), null);
+        InsertionSettings s = InsertionSettings.defaults().withPasteDelayMillis(1).withRestoreDelayMillis(3000);
+        long t0 = System.nanoTime();
+        new ClipboardPaste(clipboard, keys).paste("read at once", s, false); // keys reads the clipboard
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(events).containsExactly("CTRL_V while clipboard=read at once");
+        assertThat(ms).as("bounded by the read, not the 3 s restore delay").isLessThan(1000);
+        assertThat(text(clipboard.getContents(null))).isEqualTo("Grüße");
+    }
+
+    @Test
+    void aTargetThatNeverReadsIsWaitedForAtMostTheRestoreDelay() throws Exception {
+        clipboard.setContents(richContents(), null);
+        KeySender deaf = new KeySender() {
+            @Override
+            public void paste(PasteKeystroke k) {
+            }
+
+            @Override
+            public void enter() {
+            }
+        };
+        InsertionSettings s = InsertionSettings.defaults().withPasteDelayMillis(1).withRestoreDelayMillis(200);
+        long t0 = System.nanoTime();
+        new ClipboardPaste(clipboard, deaf).paste("nobody reads this", s, false);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(ms).isBetween(190L, 2000L);
+        assertThat(text(clipboard.getContents(null))).isEqualTo("Grüße");
+    }
 }

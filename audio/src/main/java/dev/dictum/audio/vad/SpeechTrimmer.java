@@ -8,7 +8,9 @@ import java.util.function.Consumer;
 /**
  * Streams a recording through the {@link VoiceActivityDetector} and passes on only the part
  * worth transcribing: from {@value #PRE_ROLL_FRAMES} frames before the first voiced frame to
- * {@value #TAIL_FRAMES} frames after the last, with every pause in between kept. Audio after a
+ * {@value #TAIL_FRAMES} frames after the last, with the pauses in between kept up to
+ * {@value #TAIL_FRAMES} + {@value #PRE_ROLL_FRAMES} frames (a longer one keeps its tail and the
+ * pre-roll of what follows). Audio after a
  * voiced frame is held back until the next voiced frame (then passed on) or the end (then cut to
  * the tail), so the transcriber is fed while the user speaks and still never sees trailing silence.
  *
@@ -22,6 +24,19 @@ public final class SpeechTrimmer {
 
   private final VoiceActivityDetector vad;
   private final Consumer<float[]> out;
+  private PauseListener onPause = (tail, quietSeconds) -> { };
+  /** Frames between two reports of the same pause. */
+  static final int PAUSE_REPORT_FRAMES = 10;
+
+  /** Told of a pause in the speech; see {@link #onPause}. */
+  @FunctionalInterface
+  public interface PauseListener {
+    /**
+     * @param tail         the audio {@link #finish()} would pass on now
+     * @param quietSeconds how long the quiet after the last voiced frame has lasted
+     */
+    void paused(float[] tail, double quietSeconds);
+  }
   private final float[] frame = new float[VoiceActivityDetector.FRAME];
   private int fill;
   private final ArrayDeque<float[]> held = new ArrayDeque<>();
@@ -34,6 +49,17 @@ public final class SpeechTrimmer {
   public SpeechTrimmer(VoiceActivityDetector vad, Consumer<float[]> out) {
     this.vad = vad;
     this.out = out;
+  }
+
+  /**
+   * Called (on the caller's thread) when the quiet after the last voiced frame has filled the tail,
+   * and again every {@value #PAUSE_REPORT_FRAMES} frames while it lasts: with the audio
+   * {@link #finish()} would pass on now. What was passed on so far plus that tail is then exactly
+   * the trimmed recording if nothing voiced follows, which lets a transcription of it start before
+   * the recording ends.
+   */
+  public void onPause(PauseListener listener) {
+    this.onPause = listener;
   }
 
   public void push(float[] samples) {
@@ -85,6 +111,19 @@ public final class SpeechTrimmer {
     return frames;
   }
 
+  private float[] tail() {
+    float[] t = new float[TAIL_FRAMES * VoiceActivityDetector.FRAME];
+    int at = 0;
+    for (float[] f : held) {
+      if (at == t.length) {
+        break;
+      }
+      System.arraycopy(f, 0, t, at, f.length);
+      at += f.length;
+    }
+    return t;
+  }
+
   private void frame(float[] f) {
     frames++;
     FrameClass c = vad.classify(f, 0);
@@ -96,9 +135,23 @@ public final class SpeechTrimmer {
       if (!started && held.size() > PRE_ROLL_FRAMES) {
         held.pollFirst();
       }
+      if (started && held.size() >= TAIL_FRAMES && (held.size() - TAIL_FRAMES) % PAUSE_REPORT_FRAMES == 0) {
+        onPause.paused(tail(), held.size() * VoiceActivityDetector.FRAME / 16000.0);
+      }
       return;
     }
     speechFrames++;
+    if (started && held.size() > TAIL_FRAMES + PRE_ROLL_FRAMES) {
+      // A long pause: its tail and the pre-roll of what follows, as if the recording had stopped and
+      // started again; the quiet between is not passed on. Each part of a long dictation then reaches
+      // the transcriber as a single dictation would (the session cuts pieces at these pauses).
+      for (int k = 0; k < TAIL_FRAMES; k++) {
+        out.accept(held.pollFirst());
+      }
+      while (held.size() > PRE_ROLL_FRAMES) {
+        held.pollFirst();
+      }
+    }
     started = true;
     while (!held.isEmpty()) {
       out.accept(held.pollFirst());

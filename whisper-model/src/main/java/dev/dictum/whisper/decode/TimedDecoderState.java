@@ -1,16 +1,15 @@
 package dev.dictum.whisper.decode;
 
 import dev.dictum.whisper.model.DecoderState;
-import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.ForwardingDecoderState;
 
 /** Measures the time spent in {@link #feed} (System.nanoTime around each call) and counts the calls. */
-final class TimedDecoderState implements DecoderState {
-    private final DecoderState inner;
+final class TimedDecoderState extends ForwardingDecoderState {
     private long nanos;
     private int steps;
 
     TimedDecoderState(DecoderState inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     long nanos() {
@@ -22,35 +21,10 @@ final class TimedDecoderState implements DecoderState {
     }
 
     @Override
-    public void reset(EncodedAudio audio, int batch) {
-        inner.reset(audio, batch);
-    }
-
-    @Override
     public void feed(int[][] tokens, float[][] logits) {
         long t0 = System.nanoTime();
         inner.feed(tokens, logits);
         nanos += System.nanoTime() - t0;
         steps++;
-    }
-
-    @Override
-    public void reorder(int[] sourceOf) {
-        inner.reorder(sourceOf);
-    }
-
-    @Override
-    public int batch() {
-        return inner.batch();
-    }
-
-    @Override
-    public int length() {
-        return inner.length();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

@@ -44,6 +44,18 @@ public final class Transcriber {
     }
 
     public TranscriptionResult transcribe(MelWindowSource mel, TranscribeOptions options, ProgressListener progress) {
+        return transcribe(mel, options, progress, new int[0]);
+    }
+
+    /**
+     * As {@link #transcribe(MelWindowSource, TranscribeOptions, ProgressListener)}, continuing a
+     * transcription whose earlier audio gave {@code previousTokens}: they follow the initial prompt in
+     * the prompt history (OpenAI's {@code all_tokens}), as if this audio were the next window of one
+     * {@code transcribe()} call, and are not part of the returned text. A dictation cut into pieces
+     * uses it to prompt each piece with the text of the pieces before it.
+     */
+    public TranscriptionResult transcribe(MelWindowSource mel, TranscribeOptions options, ProgressListener progress,
+            int[] previousTokens) {
         if (N_FRAMES % model.dims().nAudioCtx() != 0) {
             throw new IllegalArgumentException("n_audio_ctx " + model.dims().nAudioCtx() + " does not divide "
                     + N_FRAMES + " frames");
@@ -94,6 +106,10 @@ public final class Transcriber {
                 }
                 remainingPromptLength -= initialPromptTokens.length;
             }
+            for (int t : previousTokens) {
+                allTokens.add(t);
+            }
+            int textFrom = allTokens.size();
 
             List<int[]> clips = SeekClips.of(options.clipTimestamps()).clips();
             int clipIndex = 0;
@@ -166,7 +182,7 @@ public final class Transcriber {
                 progress.onProgress(after == MelWindowSource.UNKNOWN ? seek : Math.min(after, seek), after);
             }
 
-            int[] textTokens = allTokens.subList(initialPromptTokens.length, allTokens.size()).stream()
+            int[] textTokens = allTokens.subList(textFrom, allTokens.size()).stream()
                     .mapToInt(Integer::intValue).toArray();
             String text = codec.decode(textTokens);
             Timings timings = new Timings(encodeNanos, encoded, state.nanos(), state.steps());

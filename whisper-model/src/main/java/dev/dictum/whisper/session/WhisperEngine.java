@@ -95,6 +95,23 @@ public final class WhisperEngine implements AutoCloseable {
     }
 
     /**
+     * Starts a dictation: fed trimmed audio while the user speaks, told of pauses, finished at the
+     * release (see {@link DictationSession}).
+     *
+     * @param partial receives live text on the session's thread; null: none is made
+     */
+    public DictationSession startDictation(TranscribeOptions options, java.util.function.Consumer<String> partial) {
+        if (model.backend() instanceof CpuBackend) {
+            return new DictationSession(model, codec, options, null, partial);
+        }
+        WhisperModel m = healthy() ? model : cpuModel();
+        return new DictationSession(m, codec, options, m == model ? e -> {
+            finishOnCpu(e);
+            return cpuModel();
+        } : null, partial);
+    }
+
+    /**
      * A GPU that failed earlier is used again only once a fresh self-test passes on it.
      */
     private boolean healthy() {
@@ -142,6 +159,40 @@ public final class WhisperEngine implements AutoCloseable {
             s.feed(audio16k);
             return s.finish();
         }
+    }
+
+    /**
+     * The definition of a dictation's exact text: {@code audio} cut into {@code pieces}, each
+     * transcribed from scratch in order, prompted (with condition_on_previous_text) by the tokens of
+     * the pieces before it since the last prompt reset, in the language of the first; the texts
+     * concatenated. {@link DictationSession#finish()} must equal it; the tests compare the two.
+     */
+    public String transcribeInPieces(float[] audio, java.util.List<DictationSession.Range> pieces,
+            TranscribeOptions options) {
+        StringBuilder text = new StringBuilder();
+        java.util.List<Integer> previous = new java.util.ArrayList<>();
+        TranscribeOptions o = options;
+        for (DictationSession.Range p : pieces) {
+            StreamingMelSource mel = new StreamingMelSource(model.dims().nMels());
+            mel.push(audio, p.start(), p.end() - p.start());
+            mel.finish();
+            int[] prompt = o.conditionOnPreviousText() ? previous.stream().mapToInt(Integer::intValue).toArray()
+                    : new int[0];
+            TranscriptionResult r = new Transcriber(model, codec).transcribe(mel, o, ProgressListener.NONE, prompt);
+            for (dev.dictum.whisper.decode.Segment s : r.segments()) {
+                for (int t : s.tokens()) {
+                    previous.add(t);
+                }
+                if (s.temperature() > 0.5) {
+                    previous.clear(); // OpenAI drops the prompt after a window decoded this hot
+                }
+            }
+            if (o.decoding().language() == null) {
+                o = o.withDecoding(o.decoding().withLanguage(r.language()));
+            }
+            text.append(r.text());
+        }
+        return text.toString();
     }
 
     @Override

@@ -30,6 +30,8 @@ final class FieldLabels {
             t("transcription.vocabulary", "Vocabulary", "Names and jargon the model should expect, one per line"
                     + " or separated by commas"),
             t("transcription.temperatureFallback", "Retry at higher temperature when decoding fails", null),
+            t("transcription.conditionOnPreviousText", "Prompt each part of a long dictation with the text before it",
+                    null),
             t("transcription.noSpeechThreshold", "No-speech threshold", "0 to 1; above it a window counts as silent"),
             t("insertion.method", "Insert with", "Type works where paste does not (some terminals, remote desktops)"),
             t("insertion.pasteKeystroke", "Paste keystroke", null),
