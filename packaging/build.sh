@@ -56,8 +56,9 @@ jlink --add-modules "$modules" --generate-cds-archive --strip-debug --no-header-
 
 # -Xlog:all=warning:stderr: the JVM's own warnings (an AOT cache it cannot use, say) go to stderr, never
 # into a transcript on stdout.
-java_options=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m
-              -Xlog:all=warning:stderr)
+# The rest: packaging/jvm-options, which ./dictum reads too.
+mapfile -t java_options < <(grep -v '^[[:space:]]*\(#\|$\)' packaging/jvm-options)
+java_options+=(-Xlog:all=warning:stderr)
 jp_opts=()
 for o in "${java_options[@]}"; do jp_opts+=(--java-options "$o"); done
 

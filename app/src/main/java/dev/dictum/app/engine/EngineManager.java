@@ -171,5 +171,8 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         for (int i = 0; i < 2; i++) {
             engine.transcribe(audio, dev.dictum.whisper.decode.TranscribeOptions.defaults().withTemperatures(0.0));
         }
+        // What warm-up allocated is garbage now: one full collection lets G1 shrink the heap to the
+        // live set (the launcher's MaxHeapFreeRatio) instead of idling at warm-up's peak.
+        System.gc();
     }
 }
