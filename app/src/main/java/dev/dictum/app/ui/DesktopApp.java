@@ -142,6 +142,14 @@ public final class DesktopApp implements AppActions {
                 notifier().notice(Notifier.Kind.INFO, "Ready: " + st.model() + " on " + st.backend().toUpperCase(Locale.ROOT));
             }
         });
+        // The model loads and warms up behind the rest of start-up (a dictation that comes first waits for the
+        // load only: warm-up yields to it); the tray, hotkey and microphone do not wait for it. Without a
+        // usable model, loadChosenModel below says so once the tray or control window exists.
+        String chosen = s.models().modelPath();
+        boolean loading = !chosen.isBlank() && Files.exists(Path.of(chosen));
+        if (loading) {
+            loadChosenModel(s);
+        }
         try {
             history = HistoryStore.open(dirs.historyDatabase());
         } catch (RuntimeException e) {
@@ -171,8 +179,10 @@ public final class DesktopApp implements AppActions {
             control.show();
         }
         hotkeys = new GlobalHotkeys(controller, s.hotkeys());
+        boolean hotkeyLive = false;
         try {
             hotkeys.start();
+            hotkeyLive = true;
         } catch (NativeHookException | UnsatisfiedLinkError e) {
             LOG.warn("global hotkeys unavailable: {}", e.getMessage());
             notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
@@ -200,9 +210,15 @@ public final class DesktopApp implements AppActions {
         if (loaded.notice() != null) {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
         }
-        loadChosenModel(s);
+        if (!loading) {
+            loadChosenModel(s);
+        }
         refreshViews();
         LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        if (hotkeyLive) {
+            System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
+            System.out.flush();
+        }
         quit.await();
         shutdown(instance);
         return 0;
