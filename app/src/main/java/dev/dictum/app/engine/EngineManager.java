@@ -213,9 +213,11 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 warming = null;
             }
         }
-        // What warm-up allocated is garbage now: one full collection lets G1 shrink the heap to the
-        // live set (the launcher's MaxHeapFreeRatio) instead of idling at warm-up's peak.
+        // What warm-up allocated is garbage now, and the encoder's scratch is not needed until the first
+        // dictation: one full collection lets G1 shrink the heap to the live set (the launcher's
+        // MaxHeapFreeRatio) instead of idling at warm-up's peak.
         if (complete) {
+            engine.engine().model().releaseScratch();
             System.gc();
         }
         return complete;

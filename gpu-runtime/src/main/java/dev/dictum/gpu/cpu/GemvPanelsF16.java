@@ -65,14 +65,76 @@ final class GemvPanelsF16 {
         int panelCount = (n + P - 1) / P;
         int tasks = (long) n * k < 1 << 17 ? 1 : Math.min(panelCount, 8 * ComputePool.THREADS);
         int per = (panelCount + tasks - 1) / tasks;
+        long prescaled = prescalable(a, aOff, lda, m); // bit i: row i; no garbage per call
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
-                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    if (i < 64 && (prescaled >>> i & 1) != 0) {
+                        panelPrescaled(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    } else {
+                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    }
                 }
             }
         });
+    }
+
+    /**
+     * Rows whose every |x| is below 2¹⁵ take {@link #panelPrescaled}: ×2¹¹² then cannot overflow, and
+     * the product is the same real number, so results are bit-identical to {@link #panel}.
+     */
+    private long prescalable(float[] a, int aOff, int lda, int m) {
+        long ok = 0;
+        for (int i = 0; i < Math.min(m, 64); i++) {
+            FloatVector max = FloatVector.zero(F);
+            int o = aOff + i * lda;
+            int j = 0;
+            for (; j + L <= k; j += L) {
+                max = max.max(FloatVector.fromArray(F, a, o + j).abs());
+            }
+            float mx = max.reduceLanes(jdk.incubator.vector.VectorOperators.MAX);
+            for (; j < k; j++) {
+                mx = Math.max(mx, Math.abs(a[o + j]));
+            }
+            if (mx < 0x1p15f) { // false for NaN too
+                ok |= 1L << i;
+            }
+        }
+        return ok;
+    }
+
+    /**
+     * As {@link #panel}, with the f16 rebias (×2¹¹²) moved from every weight vector onto the broadcast
+     * input: one multiply per input instead of one per weight vector (four), the decoder's inner loop
+     * being load, widen, shift, mask, FMA.
+     */
+    private void panelPrescaled(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
+        FloatVector c0 = FloatVector.zero(F);
+        FloatVector c1 = c0;
+        FloatVector c2 = c0;
+        FloatVector c3 = c0;
+        short[] w = panels;
+        int base = p * P * k;
+        for (int j = 0; j < k; j++) {
+            FloatVector x = FloatVector.broadcast(F, a[ao + j] * 0x1p112f);
+            int o = base + j * P;
+            c0 = halfUnscaled(w, o).fma(x, c0);
+            c1 = halfUnscaled(w, o + L).fma(x, c1);
+            c2 = halfUnscaled(w, o + 2 * L).fma(x, c2);
+            c3 = halfUnscaled(w, o + 3 * L).fma(x, c3);
+        }
+        int col = p * P;
+        store(c0, c, co, col, row, e);
+        store(c1, c, co, col + L, row, e);
+        store(c2, c, co, col + 2 * L, row, e);
+        store(c3, c, co, col + 3 * L, row, e);
+    }
+
+    /** f16 → f32 bits ×2⁻¹¹² (see {@link #half}); exact for every finite f16. */
+    private static FloatVector halfUnscaled(short[] w, int o) {
+        IntVector h = (IntVector) ShortVector.fromArray(CpuVectors.S, w, o).convertShape(S2I, CpuVectors.I, 0);
+        return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
     }
 
     private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
