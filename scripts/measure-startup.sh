@@ -49,6 +49,7 @@ fi
 finish() {
   [ -f "$cache.moved" ] && mv "$cache.moved" "$cache"
   [ "$installed" = 1 ] && { dpkg -P dictum >/dev/null 2>&1 || true; }
+  return 0
 }
 trap finish EXIT
 

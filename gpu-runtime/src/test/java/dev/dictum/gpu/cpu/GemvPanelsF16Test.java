@@ -8,9 +8,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The decoder's f16 panels: rows of ordinary magnitude take the prescaled inner loop (the ×2¹¹²
- * rebias moved onto the input), rows with an input of 2¹⁵ or more the plain one; both must equal the
- * float64 reference, and a mix of both kinds in one call must give each row its own right answer.
+ * The decoder's f16 panels: rows of ordinary magnitude take the ×2¹¹² rebias on the input, rows with
+ * an input of 2¹⁵ or more (which ×2¹¹² would overflow) a smaller input scale and a result scale; both
+ * must equal the float64 reference, each row in a call that mixes both kinds.
  */
 class GemvPanelsF16Test {
     private static final int N = 200; // not a multiple of the panel width: the last panel is partial
