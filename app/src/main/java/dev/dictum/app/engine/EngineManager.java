@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
 public final class EngineManager implements EngineProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
     /**
-     * Two left the first real dictation at 1.8x the tenth: C2 was still compiling; each further one
-     * costs about a warm dictation (0.3 s on toy-en) and yields to a real dictation anyway.
+     * Measured (docs/benchmarks.md): with two, a dictation at launch meets compiled kernels at 1.8-1.9x
+     * the tenth; five made it worse (2.3x, 7x without the AOT cache), because a warm-up dictation
+     * already running is not preempted by {@link #await} before its encode ends.
      */
-    private static final int WARM_UP_DICTATIONS = 5;
+    private static final int WARM_UP_DICTATIONS = 2;
 
     /** Where loading stands, for the tray. */
     public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
@@ -182,7 +183,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     }
 
     /**
-     * Five dictations of a quiet tone through exactly a dictation's path (the engine's session with
+     * Two dictations of a quiet tone through exactly a dictation's path (the engine's session with
      * the options from the settings, fed in 100 ms pieces as the microphone does): every kernel and
      * shape a dictation uses gets compiled before the first real one. A dictation that arrives
      * meanwhile cancels it ({@link #await}); returns whether it ran to the end.
