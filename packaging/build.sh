@@ -56,8 +56,9 @@ jlink --add-modules "$modules" --generate-cds-archive --strip-debug --no-header-
 
 # -Xlog:all=warning:stderr: the JVM's own warnings (an AOT cache it cannot use, say) go to stderr, never
 # into a transcript on stdout.
-java_options=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -Xss4m
-              -Xlog:all=warning:stderr)
+# The rest: packaging/jvm-options, which ./dictum reads too.
+mapfile -t java_options < <(grep -v '^[[:space:]]*\(#\|$\)' packaging/jvm-options)
+java_options+=(-Xlog:all=warning:stderr)
 jp_opts=()
 for o in "${java_options[@]}"; do jp_opts+=(--java-options "$o"); done
 
@@ -88,13 +89,13 @@ epoch=$(git log -1 --format=%ct 2>/dev/null || echo 1700000000)
 find "$image" -exec touch -h -d "@$epoch" {} +
 
 if [ "$aot" = 1 ]; then
-  step "AOT cache: training run (transcribe two toy samples)"
+  step "AOT cache: training run (scripts/aot-cache.sh: the app on a headless desktop, or transcribing two toy samples)"
   # The launcher's JVM options come from lib/app/dictum.cfg; the training run adds the output flag
   # through JAVA_TOOL_OPTIONS (the jpackage launcher ignores JDK_JAVA_OPTIONS). The cache records the
   # image's class path and is relocated by the JVM when the image is installed elsewhere (/opt/dictum).
-  JAVA_TOOL_OPTIONS="-XX:AOTCacheOutput=$PWD/$image/lib/app/dictum.aot" "$image/bin/dictum" transcribe \
-      --model testdata/models/toy-en testdata/data/toy-en-samples/sample_01.wav testdata/data/toy-en-samples/sample_02.wav \
-      >/dev/null 2>"$out/aot-training.log"
+  scripts/aot-cache.sh --launcher "$image/bin/dictum" --out "$image/lib/app/dictum.aot" >"$out/aot-training.log" 2>&1 \
+    || { cat "$out/aot-training.log" >&2; exit 1; }
+  rm -f "$image/lib/app/training.log"
   [ -f "$image/lib/app/dictum.aot" ] || { echo "packaging/build.sh: the AOT training run made no cache" >&2; exit 1; }
   printf 'java-options=-XX:AOTCache=$APPDIR/dictum.aot\n' >> "$image/lib/app/dictum.cfg"
 fi

@@ -24,6 +24,12 @@
 #                      fastest on an idle machine but on a loaded one (other builds running) turns
 #                      into scheduler stalls that inflate encoder time 2x and per-token time 5-50x.
 #                      On a shared machine, compare with and without; an idle machine is better.
+#   --peer-lib SO      also bench this libwhisper.so (a newer whisper.cpp built from source, e.g.
+#                      bench-out/whisper.cpp-src/build-native/bin/libwhisper.so; repeatable): one more
+#                      column, and the ratio is taken against the FASTER peer. Build recipe:
+#                      docs/benchmarks.md, "The newest whisper.cpp" (never committed, never needed by CI)
+#   --avx2             Dictum with AVX2 only (-XX:UseAVX=2: 256-bit vectors); pair with a peer built
+#                      with GGML_AVX512=OFF (whisper-jni 1.7.1's natives are AVX2 builds already)
 #   --no-build         use what is already built (app/target, the bench classes)
 #   --out DIR          keep the raw JSON and logs there (default: a new bench-out/<date> folder)
 #
@@ -59,6 +65,8 @@ build=1
 out=""
 make_random=0
 wc_env=()
+peer_libs=()
+avx2=0
 args=()
 orig_cmd="$0 $*"
 while [[ $# -gt 0 ]]; do
@@ -69,6 +77,8 @@ while [[ $# -gt 0 ]]; do
     --tokens) tokens=${2:?--tokens needs a value}; shift ;;
     --no-build) build=0 ;;
     --omp-passive) wc_env+=(OMP_WAIT_POLICY=PASSIVE) ;;
+    --peer-lib) peer_libs+=("$(realpath "${2:?--peer-lib needs a libwhisper.so}")"); shift ;;
+    --avx2) avx2=1 ;;
     --out) out=${2:?--out needs a value}; shift ;;
     --make-random-ggml) make_random=1 ;;
     -h|--help) usage ;;
@@ -171,20 +181,26 @@ fi
 
 run_dictum() { # round
   echo "bench-vs-whispercpp: round $1: ./dictum bench ..." >&2
-  DICTUM_JAVA_OPTS="-XX:ActiveProcessorCount=$threads ${DICTUM_JAVA_OPTS:-}" \
+  local vec=""
+  [[ $avx2 == 1 ]] && vec="-XX:UseAVX=2"
+  DICTUM_JAVA_OPTS="-XX:ActiveProcessorCount=$threads $vec ${DICTUM_JAVA_OPTS:-}" \
     ./dictum bench --model "$model" --audio "$wav" --runs "$runs" ${tokens:+--tokens "$tokens"} --json \
     >"$out/dictum-$1.json" 2>"$out/dictum-$1.log" \
     || die "./dictum bench failed in round $1 (see $out/dictum-$1.log)"
 }
-run_whispercpp() { # round
-  echo "bench-vs-whispercpp: round $1: whisper.cpp ..." >&2
-  local extra=()
-  [[ -n $tokens ]] && extra+=(--tokens "$tokens")
-  [[ $1 -gt 1 ]] && extra+=(--no-full) # the whisper_full transcript once is enough
-  env "${wc_env[@]}" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
-    --model "$model" --wav "$wav" --runs "$runs" --threads "$threads" "${extra[@]}" \
-    >"$out/whispercpp-$1.json" 2>"$out/whispercpp-$1.log" \
-    || { cat "$out/whispercpp-$1.log" >&2; die "the whisper.cpp bench failed in round $1"; }
+run_whispercpp() { # round: whisper-jni 1.7.1, then each --peer-lib (files whispercpp[-P]-ROUND.*)
+  local p
+  for ((p = 0; p <= ${#peer_libs[@]}; p++)); do
+    local extra=() tag=""
+    [[ -n $tokens ]] && extra+=(--tokens "$tokens")
+    [[ $1 -gt 1 ]] && extra+=(--no-full) # the whisper_full transcript once is enough
+    if ((p > 0)); then extra+=(--lib "${peer_libs[p-1]}"); tag="-$p"; fi
+    echo "bench-vs-whispercpp: round $1: whisper.cpp${tag:+ peer $p} ..." >&2
+    env "${wc_env[@]}" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
+      --model "$model" --wav "$wav" --runs "$runs" --threads "$threads" "${extra[@]}" \
+      >"$out/whispercpp$tag-$1.json" 2>"$out/whispercpp$tag-$1.log" \
+      || { cat "$out/whispercpp$tag-$1.log" >&2; die "the whisper.cpp bench${tag:+ (peer $p)} failed in round $1"; }
+  done
 }
 
 for ((r = 1; r <= rounds; r++)); do
@@ -201,10 +217,13 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:s
 [[ -n $cpu ]] || cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
 java_version=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)
 
-python3 - "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" "$cpu" "$(nproc)" \
-  "$load_start -> $(cut -d' ' -f1-3 /proc/loadavg)" "$java_version" "$(date -Is)" "$out/summary.md" <<'PY'
+vec_width="$(grep -qw avx512f /proc/cpuinfo && echo "AVX-512" || echo "AVX2")"
+[[ $avx2 == 1 ]] && vec_width="AVX2 only for Dictum (-XX:UseAVX=2)"
+python3 - "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" "$cpu ($vec_width)" "$(nproc)" \
+  "$load_start -> $(cut -d' ' -f1-3 /proc/loadavg)" "$java_version" "$(date -Is)" "$out/summary.md" "${#peer_libs[@]}" <<'PY'
 import json, os, statistics, sys
-out, rounds, wc_only, threads, cmd, cpu, nproc, load, javav, date, summary = sys.argv[1:]
+out, rounds, wc_only, threads, cmd, cpu, nproc, load, javav, date, summary, npeers = sys.argv[1:]
+npeers = 1 + int(npeers)
 rounds, wc_only = int(rounds), wc_only == "1"
 
 def last_json(path):
@@ -226,9 +245,15 @@ def agg(docs, key, files):
     mn = min(float(s.get("min", s["median"])) for s in stats)
     return med, mn
 
-wfiles = [f"{out}/whispercpp-{r}.json" for r in range(1, rounds + 1)]
-wdocs = [last_json(f) for f in wfiles]
-w = {k: agg(wdocs, k, wfiles) for k in ("encoder_ms", "decode_ms_per_token")}
+peers = []  # (name, docs, {key: (median, min)})
+for p in range(npeers):
+    tag = "" if p == 0 else f"-{p}"
+    files = [f"{out}/whispercpp{tag}-{r}.json" for r in range(1, rounds + 1)]
+    docs = [last_json(f) for f in files]
+    peers.append((docs[0].get("engine", f"peer {p}"), docs, {k: agg(docs, k, files) for k in ("encoder_ms", "decode_ms_per_token")}))
+wdocs = peers[0][1]
+# the faster peer, per metric and statistic
+w = {k: tuple(min(pp[2][k][i] for pp in peers) for i in (0, 1)) for k in ("encoder_ms", "decode_ms_per_token")}
 if not wc_only:
     dfiles = [f"{out}/dictum-{r}.json" for r in range(1, rounds + 1)]
     ddocs = [last_json(f) for f in dfiles]
@@ -247,7 +272,8 @@ lines.append(f"- CPU: {cpu} ({nproc} logical CPUs); load average (1/5/15 min) at
 dthreads = "—" if wc_only else next((str(x["threads"]) for x in ddocs if "threads" in x), f"JVM sees {threads} CPUs")
 lines.append(f"- threads: whisper.cpp n_threads = {threads} (OpenMP, OMP_WAIT_POLICY={wdocs[0].get('omp_wait_policy')}); Dictum: {dthreads}")
 lines.append(f"- runs: {wdocs[0].get('runs')} timed (+{wdocs[0].get('warmup')} warm-up) per engine per round, {rounds} round(s), order alternating")
-lines.append(f"- whisper.cpp: {wdocs[0].get('engine')}; {wdocs[0].get('system_info')}")
+for i, (name, docs, _) in enumerate(peers):
+    lines.append(f"- peer {i}: {name}; {docs[0].get('system_info')}")
 lines.append(f"- Java: {javav}")
 wt = wdocs[0].get("tokens")
 lines.append(f"- tokens decoded per run: whisper.cpp {wt} ({wdocs[0].get('token_mode')})"
@@ -259,14 +285,18 @@ try:
 except ValueError:
     pass
 lines.append("")
-lines.append("| metric | Dictum | whisper.cpp | ratio Dictum/whisper.cpp |")
-lines.append("|---|---|---|---|")
+def short_name(n):
+    return n.split(" (")[0]
+head = " | ".join(f"peer {i}: {short_name(n)}" for i, (n, _, _) in enumerate(peers))
+lines.append(f"| metric | Dictum | {head} | ratio Dictum/faster peer |")
+lines.append("|---|---|" + "---|" * len(peers) + "---|")
 for label, key in rows:
     for i, stat in ((0, "median"), (1, "min")):
         wv = w[key][i]
         dv = None if wc_only else d[key][i]
         ratio = None if dv is None or not wv else dv / wv
-        lines.append(f"| {label} ({stat}) | {fmt(dv)} | {fmt(wv)} | {fmt(ratio)} |")
+        cells = " | ".join(fmt(pp[2][key][i]) for pp in peers)
+        lines.append(f"| {label} ({stat}) | {fmt(dv)} | {cells} | {fmt(ratio)} |")
 lines.append("")
 def short(t, n=300):
     return t if t is None or len(t) <= n else t[:n] + f"… ({len(t)} chars)"

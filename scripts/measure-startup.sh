@@ -1,83 +1,109 @@
 #!/usr/bin/env bash
-# Start-up of the INSTALLED package with and without its JDK 25 AOT cache (docs/benchmarks.md).
-# Installs packaging/target/dictum_*.deb (built with the cache, lib/app/dictum.aot), times
-# `dictum --version` (JVM + CLI start) and `dictum transcribe` of a toy sample (start to first
-# transcript: what a first dictation pays), RUNS times each, alternating runs without the cache (the
-# file moved away: the JVM then uses the runtime's default CDS archive only) and with it, so that
-# machine load hits both alike; then removes the package.
-# Usage: scripts/measure-startup.sh [RUNS]   (root; after packaging/build.sh)
+# Start-up of the desktop app (docs/benchmarks.md, "Start-up"), with and without the JDK 25 AOT cache,
+# on a private headless desktop (scripts/lib/desktop-harness.sh) with the toy-en model chosen:
+#   launch -> hotkey live   the app's one stdout line ("Dictum is ready: hold ... and speak")
+#   launch -> warmed up     the log's "Dictum ready: model ... warmed up in ..."
+#   first vs tenth dictation: the first starts the moment the hotkey is live (so it meets the model
+#                           load and warm-up), nine more follow; each is sample_01 played into a
+#                           virtual microphone while the real hotkey is held; the figure is the
+#                           engine's time after release from the app's log; target: first <= 1.5x tenth
+# Runs alternate without and with the cache, so machine load hits both alike. Timing: run it under
+# `flock -x /tmp/dictum-cpu.lock` on a shared machine.
+#
+# Usage: scripts/measure-startup.sh [--installed] [--dictations N] [RUNS]
+#   default: ./dictum app (cache: app/target/aot/dictum.aot from scripts/aot-cache.sh; without it:
+#            DICTUM_NO_AOT=1)
+#   --installed  the installed package instead: installs packaging/target/dictum_*.deb (built by
+#            packaging/build.sh, cache lib/app/dictum.aot), starts `dictum app`, removes it at the end;
+#            without the cache = the file moved away (root)
+#   --dictations N   dictations per run (default 10; 0 measures start-up only)
+#   RUNS     runs of each kind (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-5}
-deb=$(ls packaging/target/dictum_*_amd64.deb | head -1)
-model=testdata/models/toy-en
-wav=testdata/data/toy-en-samples/sample_01.wav
-aot=/tmp/dictum-measure-moved.aot
-dpkg -i "$deb" >/dev/null
-trap 'dpkg -P dictum >/dev/null 2>&1 || true' EXIT
+source scripts/java-env.sh
+source scripts/lib/desktop-harness.sh
+installed=0 dictations=10 runs=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --installed) installed=1; shift ;;
+    --dictations) dictations="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -*) echo "measure-startup: unknown option $1" >&2; exit 2 ;;
+    *) runs="$1"; shift ;;
+  esac
+done
+repo=$PWD
+model=$repo/testdata/models/toy-en/ggml-toy-en.bin
+wav=$repo/testdata/data/toy-en-samples/sample_01.wav
+if [ "$installed" = 1 ]; then
+  deb=$(ls packaging/target/dictum_*_amd64.deb 2>/dev/null | head -1 || true)
+  [ -n "$deb" ] || { echo "measure-startup: no packaging/target/dictum_*.deb (run packaging/build.sh)" >&2; exit 2; }
+  dpkg -i "$deb" >/dev/null
+  cache=/opt/dictum/lib/app/dictum.aot
+  launcher=(dictum app)
+else
+  cache=$repo/app/target/aot/dictum.aot
+  launcher=(./dictum app)
+fi
+[ -f "$cache" ] || { echo "measure-startup: no AOT cache $cache (scripts/aot-cache.sh or packaging/build.sh)" >&2; exit 2; }
+finish() {
+  [ -f "$cache.moved" ] && mv "$cache.moved" "$cache"
+  [ "$installed" = 1 ] && { dpkg -P dictum >/dev/null 2>&1 || true; }
+  return 0
+}
+trap finish EXIT
 
-ms() { date +%s%3N; }
-# Prints "WALL_MS CPU_MS" of one run: wall time, and user+system CPU time, which another process's load
-# on a shared machine disturbs far less than the wall time.
-run() {
-  /usr/bin/time -f '%e %U %S' -o /tmp/measure.time "${@:2}" >/dev/null 2>&1 || { echo "measure: $1 failed" >&2; exit 1; }
-  awk '{printf "%d/%d\n", $1*1000, ($2+$3)*1000}' /tmp/measure.time
+# One run: prints "HOTKEY_MS WARM_MS FIRST_MS TENTH_MS" (FIRST/TENTH: engine ms after release).
+one_run() { # aot|plain
+  (
+    trap harness_cleanup EXIT
+    harness_desktop
+    harness_settings "$model"
+    if [ "$1" = plain ]; then
+      if [ "$installed" = 1 ]; then mv "$cache" "$cache.moved"; else export DICTUM_NO_AOT=1; fi
+    fi
+    harness_start "${launcher[@]}"
+    hot=$(harness_until '^Dictum is ready: ' 60 stdout)
+    first=-1 last=-1
+    if [ "$dictations" -gt 0 ]; then
+      first=$(harness_dictate "$wav"); last=$first
+      for ((i = 2; i <= dictations; i++)); do last=$(harness_dictate "$wav"); done
+    fi
+    warm=$(harness_until 'Dictum ready: model' 120)
+    warm_log=$(grep -o 'warmed up in [0-9]* ms[^)]*' "$harness_log" | tail -1)
+    # warm is when this script saw the line; the log's own time is the better figure
+    t_start=$(date -d "$(head -1 "$harness_log" | cut -c1-23)" +%s%3N)
+    t_warm=$(date -d "$(grep 'Dictum ready: model' "$harness_log" | tail -1 | cut -c1-23)" +%s%3N)
+    extra=$(cat "$harness_work/app.out" | grep -v '^Dictum is ready: ' | head -3 | tr '\n' '|' || true)
+    [ -z "$extra" ] || echo "measure-startup: WARNING: more on stdout: $extra" >&2
+    echo "$hot $(( t_warm - t_start + (hot - hot) )) $first $last $(( t_start - harness_t0 ))"
+    [ "$1" = plain ] && [ "$installed" = 1 ] && mv "$cache.moved" "$cache"
+    true
+  )
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
-# "wall median / CPU median" of WALL/CPU pairs
-summary() { local w c; w=$(printf '%s\n' "$@" | cut -d/ -f1 | median); c=$(printf '%s\n' "$@" | cut -d/ -f2 | median); echo "wall $w ms, CPU $c ms"; }
-
-cache=/opt/dictum/lib/app/dictum.aot
-[ -f "$cache" ] || { echo "measure: the package has no AOT cache (built with --no-aot?)" >&2; exit 2; }
-echo "AOT cache: $(du -h "$cache" | cut -f1); classes from it at --version: $(JAVA_TOOL_OPTIONS=-Xlog:class+load=info dictum --version 2>&1 | grep -c 'shared objects file')"
-without() { mv "$cache" "$aot"; "$@"; local rc=$?; mv "$aot" "$cache"; return $rc; }
-# The tray app: launch to the log line that says the model is loaded and warmed up ("Ready: …"), under
-# Xvfb, with a fresh settings file choosing the toy model. Prints WALL_MS/0.
-app_ready() {
-  local dir; dir=$(mktemp -d)
-  mkdir -p "$dir/config/dictum"
-  printf '{"version":1,"models":{"modelPath":"%s"}}\n' "$PWD/$model/ggml-toy-en.bin" > "$dir/config/dictum/settings.json"
-  local t; t=$(ms)
-  DISPLAY=:93 HOME=$dir XDG_CONFIG_HOME=$dir/config XDG_DATA_HOME=$dir/data dictum app >/dev/null 2>&1 &
-  local pid=$!
-  local log=$dir/data/dictum/logs/dictum.log
-  for _ in $(seq 1200); do
-    if grep -q 'Ready: ' "$log" 2>/dev/null; then break; fi
-    sleep 0.05
-  done
-  local took=$(( $(ms) - t ))
-  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
-  grep -q 'Ready: ' "$log" 2>/dev/null || { echo "measure: the app never said Ready" >&2; rm -rf "$dir"; exit 1; }
-  rm -rf "$dir"
-  echo "$took/0"
-}
-have_x=0
-if command -v Xvfb >/dev/null; then
-  Xvfb :93 -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-  xvfb=$!
-  trap 'kill $xvfb 2>/dev/null; dpkg -P dictum >/dev/null 2>&1 || true' EXIT
-  sleep 1
-  have_x=1
-fi
-
-declare -a vp va tp ta ap aa
-for i in $(seq "$runs"); do
-  vp+=("$(without run version dictum --version)")
-  va+=("$(run version-aot dictum --version)")
-  tp+=("$(without run transcribe dictum transcribe --model "$model" "$wav")")
-  ta+=("$(run transcribe-aot dictum transcribe --model "$model" "$wav")")
-  if [ "$have_x" = 1 ]; then
-    ap+=("$(without app_ready)")
-    aa+=("$(app_ready)")
-  fi
+declare -a rp ra
+for ((r = 1; r <= runs; r++)); do
+  rp+=("$(one_run plain)")
+  ra+=("$(one_run aot)")
 done
-echo "runs as wall/CPU ms"
-echo "dictum --version    plain: ${vp[*]}  median $(summary "${vp[@]}")"
-echo "dictum --version    AOT:   ${va[*]}  median $(summary "${va[@]}")"
-echo "dictum transcribe   plain: ${tp[*]}  median $(summary "${tp[@]}")"
-echo "dictum transcribe   AOT:   ${ta[*]}  median $(summary "${ta[@]}")"
-if [ "$have_x" = 1 ]; then
-  echo "dictum app → Ready plain: ${ap[*]}  median $(summary "${ap[@]}" | cut -d, -f1)"
-  echo "dictum app → Ready AOT:   ${aa[*]}  median $(summary "${aa[@]}" | cut -d, -f1)"
-fi
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+summary() { # label runs...
+  local label=$1; shift
+  local hot warm first tenth log0
+  hot=$(printf '%s\n' "$@" | awk '{print $1}' | median)
+  log0=$(printf '%s\n' "$@" | awk '{print $5}' | median)
+  warm=$(printf '%s\n' "$@" | awk '{print $2 + $5}' | median)
+  first=$(printf '%s\n' "$@" | awk '{print $3}' | median)
+  tenth=$(printf '%s\n' "$@" | awk '{print $4}' | median)
+  printf 'measure-startup: %-10s launch -> hotkey live %5d ms; launch -> warmed up %5d ms' "$label" "$hot" "$warm"
+  if [ "$dictations" -gt 0 ]; then
+    printf '; dictation 1: %d ms, dictation %d: %d ms after release (%s x)' "$first" "$dictations" "$tenth" \
+      "$(awk -v a="$first" -v b="$tenth" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')"
+  fi
+  echo
+  echo "measure-startup: $label runs (hotkey warm first last log-start): $(printf '[%s] ' "$@")"
+}
+echo "measure-startup: ${launcher[*]}, toy-en, $runs runs each, $(nproc) cores, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+summary "no cache" "${rp[@]}"
+summary "AOT cache" "${ra[@]}"
+echo "measure-startup: load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -27,7 +27,8 @@ $modules = 'java.base,java.desktop,java.logging,java.management,java.naming,java
     --output "$out\runtime"
 if ($LASTEXITCODE) { throw 'jlink failed' }
 
-$javaOptions = @('--add-modules', 'jdk.incubator.vector', '--enable-native-access=ALL-UNNAMED', '-XX:+UseParallelGC', '-Xss4m')
+# The JVM options shared with ./dictum and packaging/build.sh (why each: comments in that file).
+$javaOptions = @(Get-Content packaging\jvm-options | Where-Object { $_.Trim() -and -not $_.Trim().StartsWith('#') })
 $jpOptions = @()
 foreach ($o in $javaOptions) { $jpOptions += @('--java-options', $o) }
 

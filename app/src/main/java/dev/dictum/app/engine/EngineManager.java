@@ -2,6 +2,7 @@ package dev.dictum.app.engine;
 
 import dev.dictum.app.dictation.DictationEngine;
 import dev.dictum.app.dictation.EngineProvider;
+import dev.dictum.app.dictation.EngineSession;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backends;
@@ -21,6 +22,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class EngineManager implements EngineProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
+    /**
+     * Measured (docs/benchmarks.md): with two, a dictation at launch meets compiled kernels at 1.8-1.9x
+     * the tenth; five made it worse (2.3x, 7x without the AOT cache), because a warm-up dictation
+     * already running is not preempted by {@link #await} before its encode ends.
+     */
+    private static final int WARM_UP_DICTATIONS = 2;
 
     /** Where loading stands, for the tray. */
     public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
@@ -58,6 +65,9 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     private volatile Path requested; // the last path asked for, loading or loaded
     private volatile State state = new State(Phase.NONE, null, null, "No model chosen: pick one in the Model menu");
     private Thread loader; // guarded by this
+    /** The warm-up's dictation in progress, cancelled when a real one needs the engine. */
+    private volatile EngineSession warming;
+    private volatile boolean dictationWaiting;
     private long generation; // guarded by this
 
     public EngineManager(Supplier<TranscriptionSettings> settings) {
@@ -92,6 +102,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     public synchronized void load(Path path, String name, String backendName) {
         long gen = ++generation;
         requested = path;
+        dictationWaiting = false;
         set(new State(Phase.LOADING, name, backendName, null));
         loader = Thread.ofPlatform().name("dictum-model-load").daemon().start(() -> {
             long t0 = System.nanoTime();
@@ -109,7 +120,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 }
                 set(new State(Phase.WARMING_UP, name, actual, null));
                 long w0 = System.nanoTime();
-                warmUp(engine);
+                boolean complete = warmUp(candidate);
                 long warmMillis = (System.nanoTime() - w0) / 1_000_000;
                 synchronized (this) {
                     if (gen != generation) {
@@ -123,8 +134,8 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                         old.engine().close();
                     }
                 }
-                LOG.info("Dictum ready: model {} on {} (loaded in {} ms, warmed up in {} ms)", name, actual,
-                        (w0 - t0) / 1_000_000, warmMillis);
+                LOG.info("Dictum ready: model {} on {} (loaded in {} ms, warmed up in {} ms{})", name, actual,
+                        (w0 - t0) / 1_000_000, warmMillis, complete ? "" : ", cut short by a dictation");
                 set(new State(Phase.READY, name, actual, "warmed up in " + warmMillis + " ms"));
                 for (Listener l : listeners) {
                     l.working(path);
@@ -150,6 +161,15 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     @Override
     public DictationEngine await(long millis) throws InterruptedException {
+        // A dictation is waiting: warm-up yields to it (the engine is loaded; only JIT time is lost).
+        Phase now = state.phase();
+        if (now == Phase.LOADING || now == Phase.WARMING_UP) {
+            dictationWaiting = true;
+            EngineSession w = warming;
+            if (w != null) {
+                w.cancel();
+            }
+        }
         long until = System.nanoTime() + millis * 1_000_000;
         while (System.nanoTime() < until) {
             State s = state;
@@ -209,14 +229,49 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         }
     }
 
-    /** Two short transcriptions of a quiet tone: every kernel the encoder and decoder use gets compiled. */
-    private static void warmUp(WhisperEngine engine) {
+    /**
+     * Two dictations of a quiet tone through exactly a dictation's path (the engine's session with
+     * the options from the settings, fed in 100 ms pieces as the microphone does): every kernel and
+     * shape a dictation uses gets compiled before the first real one. A dictation that arrives
+     * meanwhile cancels it ({@link #await}); returns whether it ran to the end.
+     */
+    private boolean warmUp(WhisperDictationEngine engine) {
         float[] audio = new float[16000 * 2];
         for (int i = 0; i < audio.length; i++) {
             audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
         }
-        for (int i = 0; i < 2; i++) {
-            engine.transcribe(audio, dev.dictum.whisper.decode.TranscribeOptions.defaults().withTemperatures(0.0));
+        boolean complete = true;
+        for (int i = 0; i < WARM_UP_DICTATIONS && complete; i++) {
+            EngineSession session = engine.start();
+            warming = session;
+            try {
+                if (dictationWaiting) {
+                    session.cancel();
+                    complete = false;
+                    break;
+                }
+                for (int at = 0; at < audio.length; at += 1600) {
+                    session.feed(java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 1600)));
+                }
+                long p0 = System.nanoTime();
+                session.finish();
+                LOG.debug("warm-up dictation {}: {} ms after its audio", i + 1, (System.nanoTime() - p0) / 1_000_000);
+            } catch (RuntimeException e) {
+                if (!dictationWaiting) {
+                    throw e;
+                }
+                complete = false; // cancelled for a dictation
+            } finally {
+                warming = null;
+            }
         }
+        // What warm-up allocated is garbage now, and the encoder's scratch is not needed until the first
+        // dictation: one full collection lets G1 shrink the heap to the live set (the launcher's
+        // MaxHeapFreeRatio) instead of idling at warm-up's peak.
+        if (complete) {
+            engine.engine().model().releaseScratch();
+            System.gc();
+        }
+        return complete;
     }
 }

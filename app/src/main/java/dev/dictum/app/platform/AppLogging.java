@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The app's log: {@code logs/dictum.log} in the data directory (three files of 5 MB at most),
- * INFO and up; the terminal keeps showing only warnings. Transcript text is never logged unless
+ * INFO and up; the terminal keeps showing only errors (warnings such as "auto: using the CPU" are
+ * the log's: a healthy start prints one line, {@code ReadyLine}). Transcript text is never logged unless
  * the user turns on "log transcripts" (the controller decides, not the logger).
  */
 public final class AppLogging {
@@ -74,7 +75,7 @@ public final class AppLogging {
             a.addFilter(new Filter<>() {
                 @Override
                 public FilterReply decide(ILoggingEvent e) {
-                    return verbose || e.getLevel().isGreaterOrEqual(Level.WARN) ? FilterReply.NEUTRAL : FilterReply.DENY;
+                    return verbose || e.getLevel().isGreaterOrEqual(Level.ERROR) ? FilterReply.NEUTRAL : FilterReply.DENY;
                 }
             });
         }

@@ -172,6 +172,16 @@ public final class DesktopApp implements AppActions {
                 }
             }
         });
+        // The model loads and warms up behind the rest of start-up (a dictation that comes first waits for the
+        // load only: warm-up yields to it); the tray, hotkey and microphone do not wait for it. Without a
+        // usable model, loadChosenModel below says so once the tray or control window exists.
+        String chosen = s.models().modelPath();
+        boolean loading = model != null || !chosen.isBlank() && Files.exists(Path.of(chosen));
+        if (model != null) {
+            loadModel(model, s.advanced().backend());
+        } else if (loading) {
+            loadChosenModel(s);
+        }
         try {
             history = HistoryStore.open(dirs.historyDatabase());
         } catch (RuntimeException e) {
@@ -232,8 +242,10 @@ public final class DesktopApp implements AppActions {
         }
         hotkeys = new GlobalHotkeys(controller, s.hotkeys(), keyGrabs(),
                 problem -> notifier().notice(Notifier.Kind.WARNING, problem));
+        boolean hotkeyLive = false;
         try {
             hotkeys.start();
+            hotkeyLive = true;
         } catch (NativeHookException | UnsatisfiedLinkError e) {
             LOG.warn("global hotkeys unavailable: {}", e.getMessage());
             notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
@@ -262,13 +274,15 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.WARNING, loaded.notice());
             Platform.runLater(() -> new SettingsProblemWindow(loaded.notice(), loaded.backup()).show());
         }
-        if (model != null) {
-            loadModel(model, s.advanced().backend());
-        } else {
-            loadChosenModel(s);
+        if (!loading) {
+            loadChosenModel(s); // no usable model: the notice says what to do, now that the tray shows it
         }
         refreshViews();
         LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        if (hotkeyLive) {
+            System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
+            System.out.flush();
+        }
         quit.await();
         shutdown(instance);
         return 0;

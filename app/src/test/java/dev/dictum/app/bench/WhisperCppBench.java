@@ -74,12 +74,14 @@ public final class WhisperCppBench {
         int maxTokens = -1;
         boolean full = true;
         boolean verbose;
+        /** A libwhisper.so to bench instead of whisper-jni's (--lib); whisper_full is then skipped. */
+        Path library;
     }
 
     public static void main(String[] args) throws Exception {
         Options o = parse(args);
         float[] pcm = BenchWav.read16kMono(o.wav);
-        WhisperCppNative.load(o.verbose);
+        WhisperCppNative.load(o.verbose, o.library);
         try {
             run(o, pcm);
         } finally {
@@ -150,7 +152,8 @@ public final class WhisperCppBench {
         double[] steps = allSteps.stream().mapToDouble(Double::doubleValue).toArray();
         StringBuilder j = new StringBuilder(1024);
         j.append('{');
-        field(j, "engine", "whisper.cpp 1.7.1 (natives of io.github.givimad:whisper-jni:1.7.1), CPU").append(',');
+        field(j, "engine", o.library == null ? "whisper.cpp 1.7.1 (natives of io.github.givimad:whisper-jni:1.7.1), CPU"
+                : "whisper.cpp " + WhisperCppNative.version() + " (" + o.library + "), CPU").append(',');
         field(j, "model", o.model.toString()).append(',');
         field(j, "wav", o.wav.toString()).append(',');
         j.append("\"audio_s\":").append(num(pcm.length / 16000.0)).append(',');
@@ -336,10 +339,14 @@ public final class WhisperCppBench {
                 case "--tokens" -> o.forcedTokens = positive(value(args, ++i, a), a);
                 case "--max-tokens" -> o.maxTokens = positive(value(args, ++i, a), a);
                 case "--no-full" -> o.full = false;
+                case "--lib" -> {
+                    o.library = Path.of(value(args, ++i, a));
+                    o.full = false; // whisper_full goes through whisper-jni's Java API, i.e. its own natives
+                }
                 case "--verbose" -> o.verbose = true;
                 case "-h", "--help" -> {
                     System.out.println("usage: WhisperCppBench --model GGML.bin --wav 16kHz.wav [--runs N] [--warmup N]"
-                            + " [--threads N] [--language xx] [--tokens N | --max-tokens N] [--no-full] [--verbose]\n"
+                            + " [--threads N] [--language xx] [--tokens N | --max-tokens N] [--no-full] [--lib libwhisper.so] [--verbose]\n"
                             + "       WhisperCppBench GGML.bin WAV [RUNS]");
                     System.exit(0);
                 }

@@ -81,19 +81,34 @@ final class WhisperCppNative implements AutoCloseable {
      * the C API of that same libwhisper.so.1.
      */
     static synchronized void load(boolean verbose) throws IOException {
+        load(verbose, null);
+    }
+
+    /**
+     * As {@link #load(boolean)}, or with {@code library} non-null: that libwhisper.so instead (a newer
+     * whisper.cpp built from source; its libggml* come in through the build's RUNPATH). The functions
+     * bound here kept their signatures from 1.7.1 to 1.9 (whisper_init_from_file is deprecated, not
+     * gone, and takes the library's default context parameters).
+     */
+    static synchronized void load(boolean verbose, Path library) throws IOException {
         if (lookup != null) {
             return;
         }
         echoLog = verbose;
-        WhisperJNI.loadLibrary(msg -> {
-            LOAD_LOG.add(msg);
-            if (verbose) {
-                System.err.println("[whisper-jni] " + msg);
-            }
-        });
-        libraryFile = findMapped("libwhisper.so.1").orElse(null);
-        lookup = libraryFile != null ? SymbolLookup.libraryLookup(libraryFile, Arena.global())
-                : SymbolLookup.loaderLookup(); // dlsym on libwhisper-jni.so also searches its dependencies
+        if (library != null) {
+            libraryFile = library.toAbsolutePath();
+            lookup = SymbolLookup.libraryLookup(libraryFile, Arena.global());
+        } else {
+            WhisperJNI.loadLibrary(msg -> {
+                LOAD_LOG.add(msg);
+                if (verbose) {
+                    System.err.println("[whisper-jni] " + msg);
+                }
+            });
+            libraryFile = findMapped("libwhisper.so.1").orElse(null);
+            lookup = libraryFile != null ? SymbolLookup.libraryLookup(libraryFile, Arena.global())
+                    : SymbolLookup.loaderLookup(); // dlsym on libwhisper-jni.so also searches its dependencies
+        }
         initFromFile = fn("whisper_init_from_file", FunctionDescriptor.of(PTR, PTR));
         free = fn("whisper_free", FunctionDescriptor.ofVoid(PTR));
         pcmToMel = fn("whisper_pcm_to_mel", FunctionDescriptor.of(I32, PTR, PTR, I32, I32));
@@ -170,6 +185,18 @@ final class WhisperCppNative implements AutoCloseable {
 
     static Path libraryFile() {
         return libraryFile;
+    }
+
+    /** whisper_version() where the library has it (1.7.2 and later), else null. */
+    static String version() {
+        return lookup.find("whisper_version").map(a -> {
+            try {
+                MemorySegment v = (MemorySegment) LINKER.downcallHandle(a, FunctionDescriptor.of(PTR)).invokeExact();
+                return v.reinterpret(Long.MAX_VALUE).getString(0);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        }).orElse(null);
     }
 
     static String systemInfo() {

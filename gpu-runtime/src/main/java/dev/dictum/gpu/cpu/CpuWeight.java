@@ -50,10 +50,24 @@ final class CpuWeight implements Weight {
                 if (p == null) {
                     p = GemvPanelsF16.of(source);
                     panels = p;
+                    releaseFilePages();
                 }
             }
         }
         return p;
+    }
+
+    /**
+     * Drops this matrix's pages of the mapped model file from the process's resident set (madvise
+     * DONTNEED; the page cache keeps them): the decoder reads the panels from now on, so the file's
+     * copy would only count twice against idle memory (a turbo-sized model's decoder: ~300 MB).
+     * A later read of the file (a long prompt's GEMM, an embedding row) faults pages back in.
+     */
+    private void releaseFilePages() {
+        var seg = source.data();
+        if (seg.isMapped()) {
+            seg.unload();
+        }
     }
 
     @Override

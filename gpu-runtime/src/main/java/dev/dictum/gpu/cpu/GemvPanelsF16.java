@@ -65,17 +65,47 @@ final class GemvPanelsF16 {
         int panelCount = (n + P - 1) / P;
         int tasks = (long) n * k < 1 << 17 ? 1 : Math.min(panelCount, 8 * ComputePool.THREADS);
         int per = (panelCount + tasks - 1) / tasks;
+        long small = smallInputs(a, aOff, lda, m); // bit i: row i; no garbage per call
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
-                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0);
                 }
             }
         });
     }
 
-    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
+    /** Bit i set: every |x| of row i is below 2¹⁵ (×2¹¹² cannot overflow; see {@link #panel}). */
+    private long smallInputs(float[] a, int aOff, int lda, int m) {
+        long ok = 0;
+        for (int i = 0; i < Math.min(m, 64); i++) {
+            FloatVector max = FloatVector.zero(F);
+            int o = aOff + i * lda;
+            int j = 0;
+            for (; j + L <= k; j += L) {
+                max = max.max(FloatVector.fromArray(F, a, o + j).abs());
+            }
+            float mx = max.reduceLanes(jdk.incubator.vector.VectorOperators.MAX);
+            for (; j < k; j++) {
+                mx = Math.max(mx, Math.abs(a[o + j]));
+            }
+            if (mx < 0x1p15f) { // false for NaN too
+                ok |= 1L << i;
+            }
+        }
+        return ok;
+    }
+
+    /**
+     * One panel for one row of A. The f16 weights are widened by bits only (see {@link #halfUnscaled}:
+     * the result is the weight ×2⁻¹¹²), and the ×2¹¹² rebias rides on the broadcast input, one multiply
+     * per input instead of one per weight vector: the inner loop is load, widen, shift, mask, FMA.
+     * A row with an input of 2¹⁵ or more ({@code big}) takes ×2⁹² on the input and ×2²⁰ on the result,
+     * so nothing overflows; for every other row the result is bit-identical to widening first.
+     */
+    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, boolean big) {
+        float in = big ? 0x1p92f : 0x1p112f;
         FloatVector c0 = FloatVector.zero(F);
         FloatVector c1 = c0;
         FloatVector c2 = c0;
@@ -83,15 +113,18 @@ final class GemvPanelsF16 {
         short[] w = panels;
         int base = p * P * k;
         for (int j = 0; j < k; j++) {
-            FloatVector x = FloatVector.broadcast(F, a[ao + j]);
+            FloatVector x = FloatVector.broadcast(F, a[ao + j] * in);
             int o = base + j * P;
-            // f16 → f32 for finite values: S2I sign-extends, so after the shift by 13 bit 31 is the
-            // sign and only bits 28–30 (its copies) are cleared; ×2¹¹² rebiases normals and
-            // subnormals alike. (Inf/NaN weights, a broken model, come out large but finite.)
-            c0 = half(w, o).fma(x, c0);
-            c1 = half(w, o + L).fma(x, c1);
-            c2 = half(w, o + 2 * L).fma(x, c2);
-            c3 = half(w, o + 3 * L).fma(x, c3);
+            c0 = halfUnscaled(w, o).fma(x, c0);
+            c1 = halfUnscaled(w, o + L).fma(x, c1);
+            c2 = halfUnscaled(w, o + 2 * L).fma(x, c2);
+            c3 = halfUnscaled(w, o + 3 * L).fma(x, c3);
+        }
+        if (big) {
+            c0 = c0.mul(0x1p20f);
+            c1 = c1.mul(0x1p20f);
+            c2 = c2.mul(0x1p20f);
+            c3 = c3.mul(0x1p20f);
         }
         int col = p * P;
         store(c0, c, co, col, row, e);
@@ -100,9 +133,15 @@ final class GemvPanelsF16 {
         store(c3, c, co, col + 3 * L, row, e);
     }
 
-    private static FloatVector half(short[] w, int o) {
+    /**
+     * f16 → f32 ×2⁻¹¹², exact for every finite f16: S2I sign-extends, so after the shift by 13 bit 31
+     * is the sign and only bits 28–30 (its copies) are cleared; the exponent is then the f16's rebased
+     * by −112 for normals and subnormals alike. (Inf/NaN weights, a broken model, come out large but
+     * finite.)
+     */
+    private static FloatVector halfUnscaled(short[] w, int o) {
         IntVector h = (IntVector) ShortVector.fromArray(CpuVectors.S, w, o).convertShape(S2I, CpuVectors.I, 0);
-        return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats().mul(0x1p112f);
+        return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
     }
 
     private void store(FloatVector v, float[] c, int co, int col, int row, KernelEpilogue e) {

@@ -103,6 +103,14 @@ public final class WhisperModel implements WhisperInference {
         return new KvDecoderState(backend, decoder, maxBatch);
     }
 
+    /**
+     * Frees the encoder's scratch buffers (a turbo-sized model's: ~85 MB), for an engine about to idle;
+     * the next encode allocates them again (a few ms against a window's encode).
+     */
+    public void releaseScratch() {
+        encoder.releaseScratch();
+    }
+
     @Override
     public void close() {
         encoder.releaseScratch();

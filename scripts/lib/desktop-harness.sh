@@ -1,0 +1,126 @@
+# Sourced by scripts/measure-memory.sh and scripts/measure-startup.sh: a private headless desktop
+# (Xvfb, a tray host when trayer is installed, PulseAudio with a virtual microphone) and helpers that
+# start `./dictum app` (or another launcher) as a user does and dictate a WAV through the real hotkey.
+# Needs Xvfb, xdotool and pulseaudio/pactl/paplay (scripts/e2e-desktop.sh installs them as root).
+# Ends only the processes it started.
+
+harness_pids=()
+harness_cleanup() {
+  disown -a 2>/dev/null || true # no "Killed" lines from bash for what is ended here
+  for ((i=${#harness_pids[@]}-1; i>=0; i--)); do kill -TERM "${harness_pids[i]}" 2>/dev/null || true; done
+  sleep 0.3
+  for ((i=${#harness_pids[@]}-1; i>=0; i--)); do kill -KILL "${harness_pids[i]}" 2>/dev/null || true; done
+  [ -n "${harness_work:-}" ] && [ "${harness_keep:-0}" != 1 ] && rm -rf "$harness_work"
+  return 0
+}
+harness_wait() { # seconds, command...
+  local until=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $until ] || return 1
+    sleep 0.05
+  done
+}
+harness_need() {
+  local m=()
+  for t in Xvfb xdotool pulseaudio pactl paplay xdpyinfo; do command -v "$t" >/dev/null || m+=("$t"); done
+  [ ${#m[@]} = 0 ] || { echo "$(basename "$0"): missing ${m[*]} (scripts/e2e-desktop.sh installs them as root)" >&2; exit 2; }
+}
+
+# Starts Xvfb, the tray host and PulseAudio in a private HOME (exported); sets $harness_work.
+harness_desktop() {
+  harness_need
+  harness_work="$(mktemp -d /tmp/dictum-harness.XXXXXX)"
+  export HOME="$harness_work/home" XDG_CONFIG_HOME="$harness_work/config" XDG_DATA_HOME="$harness_work/data" \
+         XDG_RUNTIME_DIR="$harness_work/run"
+  mkdir -p "$HOME" "$XDG_CONFIG_HOME/dictum" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
+  chmod 700 "$XDG_RUNTIME_DIR"
+  export PULSE_SERVER="unix:$XDG_RUNTIME_DIR/pulse/native"
+  local display=""
+  for n in $(seq 200 299); do
+    if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
+  done
+  [ -n "$display" ] || { echo "$(basename "$0"): no free X display" >&2; exit 1; }
+  Xvfb "$display" -screen 0 1280x800x24 -noreset -nolisten tcp +extension RECORD +extension XTEST >"$harness_work/xvfb.log" 2>&1 &
+  harness_pids+=($!)
+  export DISPLAY="$display"
+  harness_wait 10 xdpyinfo || { echo "$(basename "$0"): Xvfb did not start" >&2; exit 1; }
+  xset r off 2>/dev/null || true
+  if command -v trayer >/dev/null; then
+    trayer --edge top --align right --SetDockType true --widthtype request --height 32 >"$harness_work/trayer.log" 2>&1 &
+    harness_pids+=($!)
+  fi
+  pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --system=false --log-target=stderr \
+    --load=module-native-protocol-unix --load=module-always-sink >"$harness_work/pulse.log" 2>&1 &
+  harness_pids+=($!)
+  harness_wait 10 pactl info || { echo "$(basename "$0"): PulseAudio did not start" >&2; exit 1; }
+  pactl load-module module-null-sink sink_name=speaker >/dev/null
+  pactl load-module module-null-sink sink_name=vmic_sink rate=16000 channels=1 format=s16le >/dev/null
+  pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic >/dev/null
+  pactl set-default-sink speaker
+  pactl set-default-source vmic
+  pacat --playback --device=vmic_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
+    2>/dev/null &
+  harness_pids+=($!)
+}
+
+# Writes the settings file choosing MODEL (push-to-talk on Ctrl+Alt+Space, paste).
+harness_settings() { # model
+  cat >"$XDG_CONFIG_HOME/dictum/settings.json" <<JSON
+{"hotkeys": {"mode": "push-to-talk", "dictate": "Ctrl+Alt+Space"},
+ "insertion": {"method": "paste"}, "models": {"modelPath": "$1"}}
+JSON
+  harness_log="$XDG_DATA_HOME/dictum/logs/dictum.log"
+}
+
+# Starts the app (the command given, default ./dictum app) in the background: $harness_app is its pid,
+# its stdout goes to $harness_work/app.out, $harness_t0 is the launch time in ms.
+harness_start() { # [command...]
+  [ $# -gt 0 ] || set -- ./dictum app
+  harness_t0=$(date +%s%3N)
+  "$@" >"$harness_work/app.out" 2>"$harness_work/app.err" &
+  harness_app=$!
+  harness_pids+=($harness_app)
+}
+
+# Waits until the log (or stdout, with stdout as 3rd arg) matches; prints ms since launch.
+harness_until() { # regex seconds [stdout]
+  local f="$harness_log"; [ "${3:-}" = stdout ] && f="$harness_work/app.out"
+  local until=$((SECONDS + $2))
+  until grep -qE "$1" "$f" 2>/dev/null; do
+    kill -0 "$harness_app" 2>/dev/null || { cat "$harness_work/app.err" >&2; echo "$(basename "$0"): the app exited" >&2; exit 1; }
+    [ $SECONDS -lt $until ] || { echo "$(basename "$0"): no '$1' in $2 s" >&2; exit 1; }
+    sleep 0.02
+  done
+  echo $(( $(date +%s%3N) - harness_t0 ))
+}
+
+# The app's JVM: the java process (the launcher may be a shell or a jpackage launcher in between).
+harness_java_pid() {
+  local p=$harness_app
+  for _ in 1 2 3; do
+    [ "$(cat /proc/$p/comm 2>/dev/null)" = java ] && { echo "$p"; return; }
+    local c; c=$(pgrep -P "$p" | head -1) || true
+    [ -n "$c" ] || break
+    p=$c
+  done
+  echo "$p"
+}
+harness_rss_mb() { awk '/^VmRSS/ {printf "%d\n", $2 / 1024}' "/proc/$(harness_java_pid)/status"; }
+
+# One push-to-talk dictation of WAV through the real hotkey; waits for its outcome; prints the
+# engine's time after release (ms, from the app's "dictation: ..." log line).
+harness_dictate() { # wav
+  local mark; mark=$(wc -l <"$harness_log")
+  xdotool keydown --delay 0 ctrl+alt+space
+  sleep 0.3
+  paplay --device=vmic_sink "$1"
+  sleep 0.3
+  xdotool keyup --delay 0 ctrl+alt+space
+  local until=$((SECONDS + 120)) line=""
+  while [ -z "$line" ]; do
+    line=$(tail -n +"$((mark + 1))" "$harness_log" | grep -E "release-to-text|nothing inserted|failed|too short" | tail -1 || true)
+    [ $SECONDS -lt $until ] || { echo "$(basename "$0"): no dictation outcome in 120 s" >&2; exit 1; }
+    [ -n "$line" ] || sleep 0.05
+  done
+  echo "$line" | sed -n 's/.*engine \([0-9]*\) ms after release.*/\1/p'
+}
