@@ -98,20 +98,50 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     const int visibleMax = causal ? min(nk, nk - queries + lastQuery + 1) : nk;
     const int lt = tid & 63;
 
+    // 16-byte loads of K and V rows when every row start is 16-byte aligned (Whisper: always).
+    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
+                     && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+    const int q4 = hdp / 4;
+
     for (int kc = 0; kc < visibleMax; kc += 2 * DG_PK) {
         const int kbase = kc + pair * DG_PK;
-        for (int e = lt; e < DG_PK * hdp; e += 64) {
-            const int j = e / hdp;
-            const int d = e - j * hdp;
-            const int key = kbase + j;
-            const bool in = key < visibleMax && d < hd;
-            __half hi, lo;
-            dg_split(in ? kb[(long long) key * kvStride + d] : 0.0f, hi, lo);
-            khi[j * kld + d] = hi;
-            klo[j * kld + d] = lo;
-            dg_split(in ? vb[(long long) key * kvStride + d] : 0.0f, hi, lo);
-            vhi[d * DG_VLD + j] = hi;
-            vlo[d * DG_VLD + j] = lo;
+        if (vec) {
+            for (int e = lt; e < DG_PK * q4; e += 64) {
+                const int j = e / q4;
+                const int d = (e - j * q4) * 4;
+                const int key = kbase + j;
+                const bool in = key < visibleMax && d < hd;
+                const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                const float4 x = in ? *reinterpret_cast<const float4*>(kb + (long long) key * kvStride + d) : zero;
+                const float4 y = in ? *reinterpret_cast<const float4*>(vb + (long long) key * kvStride + d) : zero;
+                unsigned h01, l01, h23, l23;
+                dg_split2(x.x, x.y, h01, l01);
+                dg_split2(x.z, x.w, h23, l23);
+                *reinterpret_cast<uint2*>(khi + j * kld + d) = make_uint2(h01, h23);
+                *reinterpret_cast<uint2*>(klo + j * kld + d) = make_uint2(l01, l23);
+                const float yv[4] = {y.x, y.y, y.z, y.w};
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    __half hi, lo;
+                    dg_split(yv[c], hi, lo);
+                    vhi[(d + c) * DG_VLD + j] = hi;
+                    vlo[(d + c) * DG_VLD + j] = lo;
+                }
+            }
+        } else {
+            for (int e = lt; e < DG_PK * hdp; e += 64) {
+                const int j = e / hdp;
+                const int d = e - j * hdp;
+                const int key = kbase + j;
+                const bool in = key < visibleMax && d < hd;
+                __half hi, lo;
+                dg_split(in ? kb[(long long) key * kvStride + d] : 0.0f, hi, lo);
+                khi[j * kld + d] = hi;
+                klo[j * kld + d] = lo;
+                dg_split(in ? vb[(long long) key * kvStride + d] : 0.0f, hi, lo);
+                vhi[d * DG_VLD + j] = hi;
+                vlo[d * DG_VLD + j] = lo;
+            }
         }
         __syncthreads();
 
