@@ -5,6 +5,7 @@
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
 #include "../src/kernels/attention.cu"
+#include "../src/kernels/gemv.cu"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -126,6 +127,37 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
     cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dkeys);
 }
 
+// The decoder's GEMV at batch 1 (and 5 beams): GB/s of f16 weights read (the floor's bytes).
+static void gemv_case(int rows, int n, int k) {
+    unsigned s = 99 + n;
+    std::vector<float> x((size_t) rows * k);
+    std::vector<__half> w((size_t) n * k);
+    for (auto& v : x) v = frand(s);
+    for (auto& v : w) v = __float2half(frand(s) * 0.05f);
+    float *dx, *dout;
+    __half* dw;
+    CK(cudaMalloc(&dx, x.size() * 4));
+    CK(cudaMalloc(&dout, (size_t) rows * n * 4));
+    CK(cudaMalloc(&dw, w.size() * 2));
+    CK(cudaMemcpy(dx, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
+    int grid = std::min((n + 7) / 8, 65535);
+    float ms = median_ms([&] { gemv_f16<<<grid, 256>>>(dx, dw, nullptr, dout, rows, n, k, 0); });
+    std::vector<float> out((size_t) rows * n);
+    CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+    double num = 0, den = 0;
+    for (int i = 0; i < 256; i++) {
+        int r = i % rows, c = (i * 104729) % n;
+        double v = 0;
+        for (int j = 0; j < k; j++) v += (double) x[(size_t) r * k + j] * __half2float(w[(size_t) c * k + j]);
+        num += (out[(size_t) r * n + c] - v) * (out[(size_t) r * n + c] - v);
+        den += v * v;
+    }
+    printf("gemv_f16 %d x %5d x %5d: %8.4f ms %7.0f GB/s of weights  rel err %.2e\n", rows, n, k, ms,
+           2.0 * n * k / ms / 1e6, sqrt(num / den));
+    cudaFree(dx); cudaFree(dout); cudaFree(dw);
+}
+
 int main() {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
@@ -137,6 +169,12 @@ int main() {
     gemm_case(1500, 768, 3072, 0);
     gemm_case(1500, 1280, 3840, 0);
     gemm_case(33, 70, 65, 1);
+    gemv_case(1, 1280, 1280);
+    gemv_case(1, 5120, 1280);
+    gemv_case(1, 1280, 5120);
+    gemv_case(1, 51866, 1280);
+    gemv_case(5, 51866, 1280);
+    gemv_case(3, 1000, 1288);
     attention_case(1500, 1500, 20, 64, 0);
     attention_case(1500, 1500, 6, 64, 0);
     attention_case(1500, 1500, 4, 33, 0);
