@@ -27,6 +27,9 @@
 #define DG_EPI_GELU 1
 #define DG_EPI_ADD 2
 
+#if !defined(__HIP__)
+#include "dg_mma.cuh"
+
 __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r, int c, float v, const __half* bias,
                                               int epilogue) {
     if (r >= rows || c >= n) {
@@ -42,9 +45,6 @@ __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r
         *o = v;
     }
 }
-
-#if !defined(__HIP__)
-#include "dg_mma.cuh"
 
 #define DG_MMA_BK 32
 #define DG_MMA_LD (DG_MMA_BK + 8) // halves per shared row: 20 words, so 8 rows x 4 lanes hit 32 banks
@@ -250,10 +250,27 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
     }
 
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+        const int c = col0 + tx * 4 + j;
+        if (c >= n) {
+            continue;
+        }
+        const float b = bias ? __half2float(bias[c]) : 0.0f;
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            dg_gemm_store(out, rows, n, row0 + ty * 4 + i, col0 + tx * 4 + j, acc[i][j], bias, epilogue);
+        for (int i = 0; i < 4; i++) {
+            const int r = row0 + ty * 4 + i;
+            if (r >= rows) {
+                continue;
+            }
+            const float v = acc[i][j] + b;
+            float* o = out + (long long) r * n + c;
+            if (epilogue == DG_EPI_GELU) {
+                *o = dg_gelu(v);
+            } else if (epilogue == DG_EPI_ADD) {
+                *o += v;
+            } else {
+                *o = v;
+            }
         }
     }
 }
