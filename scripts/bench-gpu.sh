@@ -26,7 +26,7 @@ if [ "$mode" = pack ]; then
     mkdir -p "$dest"
     cp -r gpu-bundle/lib gpu-bundle/runtime.tar.xz gpu-bundle/testdata-tokenizer.tar.xz "$dest/"
   fi
-  cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/hf_to_ggml.py "$dest/"
+  cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py "$dest/"
   cp "${MEL_FILTERS:-${DICTUM_TESTDATA:-testdata}/data/whisper-assets/mel_filters.npz}" "$dest/" 2>/dev/null \
     || cp ../shared/data/whisper-assets/mel_filters.npz "$dest/"
   [ -z "${BASELINE_NATIVE:-}" ] || cp "$BASELINE_NATIVE" "$dest/baseline-native.jar"
@@ -176,30 +176,4 @@ PY
 fi
 
 # 6. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
-python3 - "$RES" "${SIZES[@]}" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-ceil = next((r for r in rows if r["engine"] == "ceilings"), {"copy_tb_s": 2.8, "f16_gemm_tflop_s": 990})
-dims = {"tiny": (384, 4, 4, 80), "small": (768, 12, 12, 80), "large-v3-turbo": (1280, 32, 4, 128), "large-v3": (1280, 32, 32, 128)}
-def get(e, s, k):
-    return next((r.get(k) for r in rows if r["engine"] == e and r["size"] == s and r.get(k) is not None), None)
-f = lambda v, p=2: "—" if v is None else f"{v:.{p}f}"
-print(f"\nceilings measured here: copy {ceil['copy_tb_s']:.2f} TB/s (read + write), f16 GEMM 8192^3 {ceil['f16_gemm_tflop_s']:.0f} TFLOP/s")
-print("| model | figure | Dictum cuda | Dictum before | whisper.cpp | transformers | Dictum / faster peer | floor |")
-print("|---|---|---:|---:|---:|---:|---:|---:|")
-for s in sys.argv[2:]:
-    d, el, dl, mels = dims[s]
-    enc_flop = 2 * 1500 * (4 * d * d + 8 * d * d) * el + 4 * 1500 * 1500 * d * el + 2 * 3000 * mels * d * 3 + 2 * 1500 * d * d * 3
-    dec_bytes = 2 * (dl * (4 * d * d + 2 * d * d + 8 * d * d) + 51866 * d)
-    floors = {"encoder_ms": enc_flop / ceil["f16_gemm_tflop_s"] / 1e9,
-              "decode_ms_per_token": dec_bytes / (ceil["copy_tb_s"] / 2) / 1e9, "beam5_ms_per_step": dec_bytes / (ceil["copy_tb_s"] / 2) / 1e9}
-    for k, name in (("encoder_ms", "encoder ms / 30 s window"), ("decode_ms_per_token", "decoder ms / token"),
-                    ("beam5_ms_per_step", "beam-5 ms / step"), ("peak_gpu_mib", "peak GPU MiB")):
-        dv, bv, wv, tv = get("dictum", s, k), get("dictum-baseline", s, k), get("whisper.cpp", s, k), get("transformers", s, k)
-        peers = [v for v in (wv, tv) if v is not None]
-        ratio = f"{dv / min(peers):.2f}×" if dv is not None and peers else "—"
-        fl = floors.get(k)
-        fls = "—" if fl is None else (f"{fl:.3f} ms ({enc_flop / 1e12:.2f} TFLOP)" if k == "encoder_ms" else f"{fl:.3f} ms ({dec_bytes / 1e9:.2f} GB)")
-        p = 0 if k == "peak_gpu_mib" else 2
-        print(f"| {s} | {name} | {f(dv, p)} | {f(bv, p)} | {f(wv, p)} | {f(tv, p)} | {ratio} | {fls} |")
-PY
+python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}"
