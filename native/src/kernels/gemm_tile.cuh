@@ -46,6 +46,21 @@ __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r
     }
 }
 
+// The accumulators of a warp's 2 x 2 blocks of 16 x 8.
+__device__ __forceinline__ void dg_mma_zero(float (&a)[2][2][4]) {
+#pragma unroll
+    for (int e = 0; e < 16; e++) {
+        (&a[0][0][0])[e] = 0.0f;
+    }
+}
+
+__device__ __forceinline__ void dg_mma_add(float (&a)[2][2][4], const float (&b)[2][2][4]) {
+#pragma unroll
+    for (int e = 0; e < 16; e++) {
+        (&a[0][0][0])[e] += (&b[0][0][0])[e];
+    }
+}
+
 #define DG_MMA_BK 32
 #define DG_MMA_LD (DG_MMA_BK + 8) // halves per shared row: 20 words, so 8 rows x 4 lanes hit 32 banks
 
@@ -68,17 +83,8 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
     // 16-byte loads of w when every row start is 16-byte aligned.
     const bool wVec = (k % 8) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
 
-    float acc[2][2][4];
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-#pragma unroll
-        for (int j = 0; j < 2; j++) {
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                acc[i][j][e] = 0.0f;
-            }
-        }
-    }
+    float acc[2][2][4]; // the warp's 2 x 2 mma blocks
+    dg_mma_zero(acc);
 
     // Staging registers: 8 values of A (row e / 32, k e % 32 for e = tid + 256 s: a warp reads 32
     // consecutive k of one row) and 8 halves of w (row tid / 4, k 8 (tid % 4) .. + 7).
@@ -125,16 +131,7 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
         // tensor cores' own accumulation truncates (no round to nearest), so letting it run over
         // the whole k drifts by ~k/8 ulps (1.8e-5 at k 3840); one f32 add per 32 k keeps it RN.
         float part[2][2][4];
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-#pragma unroll
-            for (int j = 0; j < 2; j++) {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    part[i][j][e] = 0.0f;
-                }
-            }
-        }
+        dg_mma_zero(part);
         // Fragments by ldmatrix: for A, matrices (rows +0, k +0), (rows +8, k +0), (rows +0, k +8),
         // (rows +8, k +8) are the a0/a1 of two k-steps; for w, (n +0, k +0/8/16/24) the b0 of all four.
         const int lr = lane & 7;
@@ -167,16 +164,7 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
                 }
             }
         }
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-#pragma unroll
-            for (int j = 0; j < 2; j++) {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    acc[i][j][e] += part[i][j][e];
-                }
-            }
-        }
+        dg_mma_add(acc, part);
         __syncthreads();
     }
 
