@@ -8,7 +8,7 @@ Floors, from the ceilings measured in the same run (device-to-device copy, an 81
   decoder layers, which Dictum and whisper.cpp compute with the encoder, are not counted;
 - decoder step: the bytes one token must read once, f16 weights of every decoder layer (14 d^2) and
   the vocabulary projection, plus the cross-attention K/V in f16 (2 T d per layer), at the copy
-  rate (the copy figure counts read + write, so the read rate is half of it).
+  rate (bytes read + written per second: what the memory moves, as issue 12's floors count it).
 """
 import json
 import sys
@@ -22,7 +22,7 @@ def floors(size, ceil):
     d, el, dl, mels = DIMS[size]
     enc_flop = 24 * T * d * d * el + 4 * T * T * d * el + 2 * 3000 * mels * d * 3 + 2 * T * d * d * 3
     dec_bytes = 2 * (dl * 14 * d * d + VOCAB * d) + dl * 2 * T * d * 2
-    read = ceil["copy_tb_s"] / 2 * 1e12
+    read = ceil["copy_tb_s"] * 1e12
     return enc_flop, dec_bytes, enc_flop / (ceil["f16_gemm_tflop_s"] * 1e12) * 1e3, dec_bytes / read * 1e3
 
 
