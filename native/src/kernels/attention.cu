@@ -1,11 +1,9 @@
 // Multi-head scaled dot-product attention, flash-style, as Backend.attention: the encoder's
 // 1500 x 1500 self-attention and the decoder's KV-cached self-attention (queries 1..n, causal).
 //
-// A block takes 32 queries of one (sequence b, head h). It keeps the Q tile, one 32-key K/V tile
-// and the 32 x 32 score tile in shared memory and walks the visible keys tile by tile with an
-// online softmax: per query a running max m and sum l; when a tile raises the max, the output
+// A block takes 32 queries of one (sequence b, head h) and walks the visible keys tile by tile with
+// an online softmax: per query a running max m and sum l; when a tile raises the max, the output
 // accumulated so far is rescaled by exp(m_old - m_new). The full score matrix never exists.
-// Output rows live in registers: thread t owns query t % 32 and channels t / 32 + 4 i.
 //
 // One source, two bodies chosen per target at build time (same launch geometry, same ABI):
 // - NVIDIA (nvcc): tensor cores (dg_mma.cuh), FlashAttention-2 style. Warp w owns 16 query rows
@@ -16,7 +14,9 @@
 //   4 lanes that share a row), P.V from the score registers (3 mmas again); at the end the two
 //   pairs' (max, sum, output) are merged through shared memory. Scores and output stay f32-like
 //   (dg_mma.cuh on the split), so the CPU backend's limits hold.
-// - AMD (hipcc): the f32 body below (gfx10 has no matrix cores).
+// - AMD (hipcc; gfx10 has no matrix cores): f32. The Q tile, one 32-key K/V tile and the 32 x 32
+//   score tile in shared memory; output rows in registers: thread t owns query t % 32 and channels
+//   t / 32 + 4 i.
 #include "dictum_gpu.h"
 
 #define DG_AQ 32         // queries per block
