@@ -13,6 +13,8 @@
 # On the GPU machine (one device call; ~9 min for the four sizes, 5 of them building whisper.cpp):
 #   bash DEST/bench-gpu.sh run            tables on stdout, JSON lines and logs in $BENCH_OUT (or DEST/out)
 #     BENCH_SIZES="tiny small large-v3-turbo large-v3"   SKIP_WHISPERCPP=1   DICTUM_RUNS=10
+#     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
+#                          decoder step launched op by op instead of replayed as one CUDA graph)
 set -uo pipefail
 mode="${1:-}"
 
@@ -123,11 +125,13 @@ CP_OLD=""
 for s in "${SIZES[@]}"; do
   log "dictum $s"
   dictum_bench dictum "$CP_NEW" "$s"
+  [ -z "${DICTUM_EAGER_TOO:-}" ] || DICTUM_CUDA_GRAPHS=0 dictum_bench dictum-eager "$CP_NEW" "$s"
   [ -z "$CP_OLD" ] || dictum_bench dictum-baseline "$CP_OLD" "$s"
 done
 
 # 4. transformers fp16 sdpa, and the two ceilings (device-to-device copy, a large f16 GEMM).
 for s in "${SIZES[@]}"; do
+  [ -z "${SKIP_TRANSFORMERS:-}" ] || break
   log "transformers $s"
   python3 "$B/bench_gpu_models.py" bench "$s" "$WORK/$s" 2>>"$OUTD/transformers.log" | tail -1 >>"$RES"
 done
