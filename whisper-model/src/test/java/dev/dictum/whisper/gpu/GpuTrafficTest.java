@@ -118,9 +118,9 @@ class GpuTrafficTest {
                 }
             }
             // (Fewer than before graphs: each greedy decoder step is one graph launch on CUDA.)
-            assertThat(checked).as("stream-ordered calls seen").isGreaterThan(300);
+            assertThat(checked).as("stream-ordered calls seen").isGreaterThan(200);
             assertThat(run.stream().filter(c -> c[0].equals("graphLaunch")).count())
-                    .as("decoder steps replayed as graphs").matches(n -> api.equals("cuda") ? n > 5 : n == 0);
+                    .as("decoder steps replayed as graphs").matches(n -> api.equals("cuda") ? n > 0 : n == 0);
             assertThat(run.stream().map(c -> (String) c[0]))
                     .as("no device-wide synchronisation while transcribing").doesNotContain("deviceSynchronize");
 
