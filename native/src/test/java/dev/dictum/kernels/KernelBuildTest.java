@@ -38,7 +38,7 @@ class KernelBuildTest {
                     .map(n -> n.substring(0, n.length() - 3)).sorted().toList();
             assertThat(res.modules().keySet()).containsExactlyInAnyOrderElementsOf(modules);
         }
-        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(17);
+        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(18);
     }
 
     @Test
