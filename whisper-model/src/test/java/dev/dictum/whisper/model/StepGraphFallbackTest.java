@@ -98,7 +98,7 @@ class StepGraphFallbackTest {
                     dec.feed(new int[][] {{50257, 50362}}, logits);
                     out.add(logits[0].clone());
                     while (dec.length() < d.nTextCtx()) {
-                        dec.feed(new int[][] {{argmax(logits[0])}}, logits);
+                        dec.feed(new int[][] {{ModelOracleTest.argmax(logits[0])}}, logits);
                         out.add(logits[0].clone());
                     }
                 }
@@ -140,15 +140,5 @@ class StepGraphFallbackTest {
                 assertThat(fake.refusals).singleElement().asString().contains("cuStreamEndCapture");
             }
         }
-    }
-
-    private static int argmax(float[] v) {
-        int best = 0;
-        for (int i = 1; i < v.length; i++) {
-            if (v[i] > v[best]) {
-                best = i;
-            }
-        }
-        return best;
     }
 }
