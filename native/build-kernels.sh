@@ -63,7 +63,7 @@ SOURCES=("$SRC"/*.cu)
 # Kernel names of a module: every extern "C" __global__ function declared in its source.
 kernels_of() {
   tr '\n' ' ' <"$1" | grep -oE 'extern "C" __global__ void( __launch_bounds__\([^)]*\))?[[:space:]]+[A-Za-z0-9_]+' \
-    | awk '{print $NF}'
+    | awk '{print $NF}' | awk '!seen[$0]++' # a kernel with a body per vendor (#if) is declared twice
 }
 
 KEY="$( { cat "$SRC"/*.cu "$SRC"/*.h "$SRC"/*.cuh "$0"; echo "$HIPCC_VERSION $CLANG_VERSION $NVCC_VERSION"; } \

@@ -1,10 +1,17 @@
 // The tiled f32-accumulating GEMM body shared by gemm_f16 and conv1d_gelu_f16:
-// out[r][j] = epilogue(sum_i A(r, i) * w[j][i] + bias[j]) for a 64 x 64 tile of out per block.
+// out[r][j] = epilogue(sum_i A(r, i) * w[j][i] + bias[j]) for a 64 x 64 tile of out per block,
+// 256 threads, A read through a loader (so conv1d can read its implicit im2col matrix).
 //
-// 256 threads; each k-step stages a 16-wide slice of A (64 x 16, read through the loader, so
-// conv1d can read its implicit im2col matrix) and of w (64 x 16 f16, widened to f32 while
-// staging) into shared memory, stored k-major so every thread reads its 4 rows and 4 columns as
-// one 16-byte load each, then does 16 register-blocked 4 x 4 FMA steps.
+// One source, two bodies chosen per target at build time (same launch geometry, same ABI):
+// - NVIDIA (nvcc): tensor cores (dg_mma.cuh). 8 warps as 2 x 4, each a 32 x 16 piece of the tile
+//   (2 x 2 mma blocks of 16 x 8). Each k-step stages a 32-wide slice of A, split into f16 hi/lo
+//   halves (stored as pairs), and of w (f16 as stored, 16-byte loads) in shared memory, rows
+//   padded by 8 halves (conflict-free ldmatrix); fragments come by ldmatrix.x4; the next slice's
+//   global loads are issued before the current slice's mmas.
+//   Two mmas per product (hi and lo of A): f32-like accuracy at tensor-core speed.
+// - AMD (hipcc; gfx10 has no matrix cores): f32 FMA, each k-step stages a 16-wide slice of A and
+//   of w (f16 widened to f32 while staging), stored k-major so every thread reads its 4 rows and
+//   4 columns as one 16-byte load each, then 16 register-blocked 4 x 4 FMA steps.
 #pragma once
 #include "dictum_gpu.h"
 
@@ -19,6 +26,163 @@
 #define DG_EPI_NONE 0
 #define DG_EPI_GELU 1
 #define DG_EPI_ADD 2
+
+#if !defined(__HIP__)
+#include "dg_mma.cuh"
+
+__device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r, int c, float v, const __half* bias,
+                                              int epilogue) {
+    if (r >= rows || c >= n) {
+        return;
+    }
+    v += bias ? __half2float(bias[c]) : 0.0f;
+    float* o = out + (long long) r * n + c;
+    if (epilogue == DG_EPI_GELU) {
+        *o = dg_gelu(v);
+    } else if (epilogue == DG_EPI_ADD) {
+        *o += v;
+    } else {
+        *o = v;
+    }
+}
+
+// The accumulators of a warp's 2 x 2 blocks of 16 x 8.
+__device__ __forceinline__ void dg_mma_zero(float (&a)[2][2][4]) {
+#pragma unroll
+    for (int e = 0; e < 16; e++) {
+        (&a[0][0][0])[e] = 0.0f;
+    }
+}
+
+__device__ __forceinline__ void dg_mma_add(float (&a)[2][2][4], const float (&b)[2][2][4]) {
+#pragma unroll
+    for (int e = 0; e < 16; e++) {
+        (&a[0][0][0])[e] += (&b[0][0][0])[e];
+    }
+}
+
+#define DG_MMA_BK 32
+#define DG_MMA_LD (DG_MMA_BK + 8) // halves per shared row: 20 words, so 8 rows x 4 lanes hit 32 banks
+
+template <class LoadA>
+__device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w, const __half* bias, float* out,
+                                             int rows, int n, int k, int epilogue) {
+    __shared__ __align__(16) __half Ahi[DG_GEMM_BM][DG_MMA_LD];
+    __shared__ __align__(16) __half Alo[DG_GEMM_BM][DG_MMA_LD];
+    __shared__ __align__(16) __half Bs[DG_GEMM_BN][DG_MMA_LD];
+
+    const int tid = threadIdx.x;
+    const int lane = tid & 31;
+    const int warp = tid >> 5;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const int wm = (warp >> 2) * 32; // the warp's rows within the tile
+    const int wn = (warp & 3) * 16;  // and columns
+    const int row0 = blockIdx.y * DG_GEMM_BM;
+    const int col0 = blockIdx.x * DG_GEMM_BN;
+    // 16-byte loads of w when every row start is 16-byte aligned.
+    const bool wVec = (k % 8) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+
+    float acc[2][2][4]; // the warp's 2 x 2 mma blocks
+    dg_mma_zero(acc);
+
+    // Staging registers: 8 values of A (row e / 32, k e % 32 for e = tid + 256 s: a warp reads 32
+    // consecutive k of one row) and 8 halves of w (row tid / 4, k 8 (tid % 4) .. + 7).
+    float aReg[8];
+    __half bReg[8];
+    auto load = [&](int k0) {
+#pragma unroll
+        for (int s = 0; s < 4; s++) {
+            const int e = tid + s * DG_GEMM_THREADS; // pair e: row e / 16, k 2 (e % 16), +1
+            const int r = row0 + e / (DG_MMA_BK / 2);
+            const int gk = k0 + 2 * (e % (DG_MMA_BK / 2));
+            aReg[2 * s] = (r < rows && gk < k) ? loadA(r, gk) : 0.0f;
+            aReg[2 * s + 1] = (r < rows && gk + 1 < k) ? loadA(r, gk + 1) : 0.0f;
+        }
+        const int c = col0 + tid / 4;
+        const int kb = k0 + 8 * (tid % 4);
+        if (wVec && c < n && kb + 8 <= k) {
+            const uint4 v = *reinterpret_cast<const uint4*>(w + (long long) c * k + kb);
+            *reinterpret_cast<uint4*>(bReg) = v;
+        } else {
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                bReg[i] = (c < n && kb + i < k) ? w[(long long) c * k + kb + i] : __float2half_rn(0.0f);
+            }
+        }
+    };
+
+    load(0);
+    for (int k0 = 0; k0 < k; k0 += DG_MMA_BK) {
+#pragma unroll
+        for (int s = 0; s < 4; s++) {
+            const int e = tid + s * DG_GEMM_THREADS;
+            unsigned hi, lo;
+            dg_split2(aReg[2 * s], aReg[2 * s + 1], hi, lo);
+            *reinterpret_cast<unsigned*>(&Ahi[e / (DG_MMA_BK / 2)][2 * (e % (DG_MMA_BK / 2))]) = hi;
+            *reinterpret_cast<unsigned*>(&Alo[e / (DG_MMA_BK / 2)][2 * (e % (DG_MMA_BK / 2))]) = lo;
+        }
+        *reinterpret_cast<uint4*>(&Bs[tid / 4][8 * (tid % 4)]) = *reinterpret_cast<const uint4*>(bReg);
+        __syncthreads();
+        if (k0 + DG_MMA_BK < k) {
+            load(k0 + DG_MMA_BK); // in flight while the tensor cores work on this slice
+        }
+        // The slice's products go to a fresh accumulator that is then added to acc in f32: the
+        // tensor cores' own accumulation truncates (no round to nearest), so letting it run over
+        // the whole k drifts by ~k/8 ulps (1.8e-5 at k 3840); one f32 add per 32 k keeps it RN.
+        float part[2][2][4];
+        dg_mma_zero(part);
+        // Fragments by ldmatrix: for A, matrices (rows +0, k +0), (rows +8, k +0), (rows +0, k +8),
+        // (rows +8, k +8) are the a0/a1 of two k-steps; for w, (n +0, k +0/8/16/24) the b0 of all four.
+        const int lr = lane & 7;
+        const int lm = lane >> 3;
+        unsigned b[2][4];
+#pragma unroll
+        for (int j = 0; j < 2; j++) {
+            dg_ldmatrix_x4(b[j], &Bs[wn + 8 * j + lr][8 * lm]);
+        }
+#pragma unroll
+        for (int kk = 0; kk < DG_MMA_BK; kk += 16) {
+            unsigned ah[2][4], al[2][4];
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                const int r = wm + 16 * i + lr + 8 * (lm & 1);
+                const int c = kk + 8 * (lm >> 1);
+                dg_ldmatrix_x4(ah[i], &Ahi[r][c]);
+                dg_ldmatrix_x4(al[i], &Alo[r][c]);
+            }
+#pragma unroll
+            for (int h = 0; h < 2; h++) { // the two k-steps of this pair
+#pragma unroll
+                for (int i = 0; i < 2; i++) {
+#pragma unroll
+                    for (int j = 0; j < 2; j++) {
+                        const unsigned bj = b[j][kk / 8 + h];
+                        dg_mma_16x8x8(part[i][j], al[i][2 * h], al[i][2 * h + 1], bj);
+                        dg_mma_16x8x8(part[i][j], ah[i][2 * h], ah[i][2 * h + 1], bj);
+                    }
+                }
+            }
+        }
+        dg_mma_add(acc, part);
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int j = 0; j < 2; j++) {
+            const int r = row0 + wm + 16 * i + g;
+            const int c = col0 + wn + 8 * j + 2 * t;
+            dg_gemm_store(out, rows, n, r, c, acc[i][j][0], bias, epilogue);
+            dg_gemm_store(out, rows, n, r, c + 1, acc[i][j][1], bias, epilogue);
+            dg_gemm_store(out, rows, n, r + 8, c, acc[i][j][2], bias, epilogue);
+            dg_gemm_store(out, rows, n, r + 8, c + 1, acc[i][j][3], bias, epilogue);
+        }
+    }
+}
+
+#else // HIP: f32 FMA tiles
 
 template <class LoadA>
 __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w, const __half* bias, float* out,
@@ -98,3 +262,4 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
         }
     }
 }
+#endif

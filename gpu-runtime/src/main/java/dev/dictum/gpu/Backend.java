@@ -89,6 +89,63 @@ public interface Backend extends AutoCloseable {
     /** {@code dst[c * dstStride + r] = src[r * cols + c]}: a {@code [rows, cols]} matrix transposed. */
     void transpose(Buffer src, int rows, int cols, Buffer dst, int dstStride);
 
+    /*
+     * The decoder step in a form a backend can capture once and replay (one launch per token): the
+     * values that change per token live in a small "step" buffer of three ints stored as their bit
+     * patterns ({token id, position, key count}), read by the ops when they run, not when they are
+     * queued. The defaults read the step buffer on the host and call the ops above, so a backend
+     * without graphs (the CPU) runs the same model code unchanged.
+     */
+
+    /** Stores {@code count} ints as their bit patterns in {@code dst} (a step buffer). */
+    default void uploadInts(int[] src, Buffer dst, int count) {
+        float[] bits = new float[count];
+        for (int i = 0; i < count; i++) {
+            bits[i] = Float.intBitsToFloat(src[i]);
+        }
+        upload(bits, 0, dst, 0, count);
+    }
+
+    /** One decoder input row: {@code embed} of token {@code step[0]} at position {@code step[1]}. */
+    default void embedStep(Buffer step, Weight tokenTable, Weight positionTable, Buffer out) {
+        int[] s = stepValues(step);
+        embed(new int[] {s[0]}, new int[] {s[1]}, 1, tokenTable, positionTable, out);
+    }
+
+    /** {@code count} floats of {@code src} copied to row {@code step[1]} of {@code dst} (row stride {@code rowStride}). */
+    default void kvAppendStep(Buffer src, Buffer dst, long rowStride, Buffer step, int count) {
+        copy(src, 0, dst, stepValues(step)[1] * rowStride, count);
+    }
+
+    /** Causal {@code attention} of one query of one sequence to its first {@code step[2]} keys. */
+    default void attentionStep(Buffer q, Buffer k, Buffer v, int kvStride, Buffer step, int heads, int headDim,
+            Buffer out) {
+        attention(q, kvStride, 1, 1, k, v, 0, 0, kvStride, new int[] {stepValues(step)[2]}, heads, headDim, true,
+                out);
+    }
+
+    /**
+     * Captures the ops {@code step} queues (none of them may wait for the device or read the host's
+     * values of the step buffer) as one graph; null where this backend has no graphs (CPU, HIP) or
+     * they were refused. The ops are recorded, not run.
+     *
+     * @throws RuntimeException when capturing fails; the backend's stream is usable again after it
+     */
+    default StepGraph capture(Runnable step) {
+        return null;
+    }
+
+    /** Stops {@link #capture} for this backend (a graph failed its replay-compare self-test). */
+    default void refuseGraphs(String reason) {
+    }
+
+    private int[] stepValues(Buffer step) {
+        float[] bits = new float[3];
+        download(step, 0, bits, 0, 3);
+        return new int[] {Float.floatToRawIntBits(bits[0]), Float.floatToRawIntBits(bits[1]),
+            Float.floatToRawIntBits(bits[2])};
+    }
+
     /** Waits for all queued work. */
     void synchronize();
 

@@ -38,7 +38,7 @@ class KernelBuildTest {
                     .map(n -> n.substring(0, n.length() - 3)).sorted().toList();
             assertThat(res.modules().keySet()).containsExactlyInAnyOrderElementsOf(modules);
         }
-        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(17);
+        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(18);
     }
 
     @Test
@@ -124,6 +124,41 @@ class KernelBuildTest {
                 String name = k.asText();
                 assertThat(parameters(abi, name)).as(name + " in ABI.md vs " + mod.get("source").asText())
                         .isEqualTo(parameters(src, name));
+            }
+        }
+    }
+
+    /**
+     * Issue 12: on NVIDIA the encoder's GEMM (and the conv stem that shares its tile) and the
+     * attention run on the tensor cores: their PTX issues f16 mmas with f32 accumulation.
+     */
+    @Test
+    void nvidiaGemmAndAttentionUseTensorCores() {
+        for (String m : List.of("gemm", "conv1d_gelu", "attention")) {
+            String ptx = new String(KernelResources.bytes("ptx/" + m + ".ptx"), StandardCharsets.US_ASCII);
+            assertThat(ptx).as(m).contains("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
+        }
+        String gemm = new String(KernelResources.bytes("ptx/gemm.ptx"), StandardCharsets.US_ASCII);
+        assertThat(gemm).contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+    }
+
+    /** A kernel with a body per vendor ({@code #if}) is declared with one parameter list in both. */
+    @Test
+    void everyDeclarationOfAKernelHasTheSameParameters() throws IOException {
+        for (var mod : res.manifest.get("modules")) {
+            String src = Files.readString(SOURCES.resolve(mod.get("source").asText()));
+            for (var k : mod.get("kernels")) {
+                var m = Pattern.compile("extern \"C\"\\s+__global__\\s+void\\s+(?:__launch_bounds__\\([^)]*\\)\\s+)?"
+                        + k.asText() + "\\s*\\(([^)]*)\\)").matcher(src);
+                String first = null;
+                while (m.find()) {
+                    String params = m.group(1).replaceAll("\\s+", " ").trim();
+                    if (first == null) {
+                        first = params;
+                    }
+                    assertThat(params).as(k.asText()).isEqualTo(first);
+                }
+                assertThat(first).as(k.asText()).isNotNull();
             }
         }
     }

@@ -6,6 +6,7 @@ import dev.dictum.gpu.DType;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.gpu.ModelTooLarge;
+import dev.dictum.gpu.StepGraph;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
 import dev.dictum.gpu.device.DeviceBuffer;
@@ -44,6 +45,8 @@ public final class GpuBackend implements Backend {
     private DeviceBuffer rawScratch;
     private int layerNormBlock = BLOCK;
     private boolean closed;
+    /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
+    private String graphsRefused;
 
     public GpuBackend(GpuDriver driver, int ordinal) {
         this.driver = driver;
@@ -52,6 +55,8 @@ public final class GpuBackend implements Backend {
         this.kernels = new KernelCache(device, KernelImages.load());
         this.ringOnDevice = device.allocate(RING_DEVICE_BYTES);
         this.staging = new Staging(driver, stream, ringOnDevice);
+        this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
+                : "0".equals(System.getenv("DICTUM_CUDA_GRAPHS")) ? "DICTUM_CUDA_GRAPHS=0" : null;
     }
 
     @Override
@@ -82,7 +87,7 @@ public final class GpuBackend implements Backend {
 
     /** The kernel modules of ABI v1 (native/src/kernels, one per .cu file). */
     static final List<String> MODULES = List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu",
-            "add_rows", "embed", "attention", "cross_attention", "transpose", "fill");
+            "add_rows", "embed", "attention", "cross_attention", "transpose", "fill", "kv_append");
 
     @Override
     public synchronized void checkFits(String what, long weightElements, long workingFloats) {
@@ -301,19 +306,12 @@ public final class GpuBackend implements Backend {
         if (batch == 0 || queries == 0) {
             return;
         }
-        if (headDim < 1 || headDim > 128) {
-            throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
-        }
+        int shared = attentionShared(headDim);
         for (int b = 0; b < batch; b++) {
             if (keys[b] < 1 || causal && keys[b] < queries) {
                 throw new IllegalArgumentException("sequence " + b + " has " + keys[b] + " keys for " + queries
                         + " queries");
             }
-        }
-        int shared = 4 * (32 * (3 * headDim + 1) + 32 * 33 + 3 * 32);
-        if (shared > device.props().sharedMemoryPerBlock()) {
-            throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
-                    + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());
         }
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
@@ -351,6 +349,53 @@ public final class GpuBackend implements Backend {
         kernel("transpose", "transpose_f32").launch(stream, ceil(cols, 32), Math.min(ceil(rows, 32), MAX_GRID), 1,
                 BLOCK, 0, new KernelArgs().ptr(buf(src).at(0)).i32(rows).i32(cols).ptr(buf(dst).at(0))
                         .i32(dstStride));
+    }
+
+    @Override
+    public synchronized void embedStep(Buffer step, Weight tokenTable, Weight positionTable, Buffer out) {
+        int cols = Math.toIntExact(tokenTable.cols());
+        checkRange(buf(step), 0, 3);
+        checkRange(buf(out), 0, cols);
+        launchGrid(kernel("embed", "embed_f16"), cols, new KernelArgs().ptr(buf(step).at(0)).ptr(buf(step).at(1))
+                .i32(1).ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
+                .i32(cols));
+    }
+
+    @Override
+    public synchronized void kvAppendStep(Buffer src, Buffer dst, long rowStride, Buffer step, int count) {
+        checkRange(buf(step), 0, 3);
+        checkRange(buf(src), 0, count);
+        launchGrid(kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
+                .ptr(buf(dst).at(0)).ptr(buf(step).at(0)).i64(rowStride).i32(count));
+    }
+
+    @Override
+    public synchronized void attentionStep(Buffer q, Buffer k, Buffer v, int kvStride, Buffer step, int heads,
+            int headDim, Buffer out) {
+        int shared = attentionShared(headDim);
+        checkRange(buf(step), 0, 3);
+        kernel("attention", "attention_f32").launch(stream, 1, heads, 1, 128, shared,
+                new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
+                        .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
+                        .ptr(buf(out).at(0)));
+    }
+
+    @Override
+    public synchronized StepGraph capture(Runnable step) {
+        if (graphsRefused != null) {
+            return null;
+        }
+        return GpuStepGraph.capture(driver, stream, this, step);
+    }
+
+    @Override
+    public synchronized void refuseGraphs(String reason) {
+        graphsRefused = reason;
+    }
+
+    /** Null while decoder steps run as graphs, else why not (doctor, logs, tests). */
+    public synchronized String graphsRefused() {
+        return graphsRefused;
     }
 
     /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
@@ -400,6 +445,18 @@ public final class GpuBackend implements Backend {
             kernels.close();
             stream.close();
         }
+    }
+
+    private int attentionShared(int headDim) {
+        if (headDim < 1 || headDim > 128) {
+            throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
+        }
+        int shared = 4 * (32 * (3 * headDim + 1) + 32 * 33 + 3 * 32);
+        if (shared > device.props().sharedMemoryPerBlock()) {
+            throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
+                    + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());
+        }
+        return shared;
     }
 
     private Kernel kernel(String module, String name) {

@@ -66,4 +66,19 @@ interface CudaApi extends Library {
     int cuGetErrorName(int status, PointerByReference name);
 
     int cuGetErrorString(int status, PointerByReference text);
+
+    int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+
+    int cuStreamBeginCapture_v2(long stream, int mode);
+
+    int cuStreamEndCapture(long stream, LongByReference graph);
+
+    int cuGraphInstantiateWithFlags(LongByReference graphExec, long graph, long flags);
+
+    /** Once per decoder step, so interface-mapped: a driver older than CUDA 10 lacks it and binds the rest. */
+    int cuGraphLaunch(long graphExec, long stream);
+
+    int cuGraphDestroy(long graph);
+
+    int cuGraphExecDestroy(long graphExec);
 }

@@ -238,6 +238,45 @@ public final class CudaDriver implements GpuDriver {
     }
 
     @Override
+    public boolean graphsSupported() {
+        return true;
+    }
+
+    @Override
+    public void streamBeginCapture(long stream) {
+        check("cuStreamBeginCapture", api.cuStreamBeginCapture_v2(stream, CudaApi.CU_STREAM_CAPTURE_MODE_RELAXED));
+    }
+
+    @Override
+    public long streamEndCapture(long stream) {
+        LongByReference g = new LongByReference();
+        check("cuStreamEndCapture", api.cuStreamEndCapture(stream, g));
+        return g.getValue();
+    }
+
+    @Override
+    public long graphInstantiate(long graph) {
+        LongByReference e = new LongByReference();
+        check("cuGraphInstantiateWithFlags", api.cuGraphInstantiateWithFlags(e, graph, 0L));
+        return e.getValue();
+    }
+
+    @Override
+    public void graphLaunch(long graphExec, long stream) {
+        check("cuGraphLaunch", api.cuGraphLaunch(graphExec, stream));
+    }
+
+    @Override
+    public void graphDestroy(long graph) {
+        check("cuGraphDestroy", api.cuGraphDestroy(graph));
+    }
+
+    @Override
+    public void graphExecDestroy(long graphExec) {
+        check("cuGraphExecDestroy", api.cuGraphExecDestroy(graphExec));
+    }
+
+    @Override
     public void checkLastError(String afterWhat) {
         // The driver API has no sticky last-error call: launch failures come back from cuLaunchKernel
         // and execution failures from the next synchronizing call.

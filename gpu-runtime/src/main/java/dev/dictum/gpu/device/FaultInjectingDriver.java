@@ -195,4 +195,43 @@ public final class FaultInjectingDriver implements GpuDriver {
     public void checkLastError(String afterWhat) {
         real.checkLastError(afterWhat);
     }
+
+    @Override
+    public boolean graphsSupported() {
+        return real.graphsSupported();
+    }
+
+    @Override
+    public void streamBeginCapture(long stream) {
+        maybeFail("streamBeginCapture");
+        real.streamBeginCapture(stream);
+    }
+
+    @Override
+    public long streamEndCapture(long stream) {
+        maybeFail("streamEndCapture");
+        return real.streamEndCapture(stream);
+    }
+
+    @Override
+    public long graphInstantiate(long graph) {
+        maybeFail("graphInstantiate");
+        return real.graphInstantiate(graph);
+    }
+
+    @Override
+    public void graphLaunch(long graphExec, long stream) {
+        maybeFail("graphLaunch");
+        real.graphLaunch(graphExec, stream);
+    }
+
+    @Override
+    public void graphDestroy(long graph) {
+        real.graphDestroy(graph);
+    }
+
+    @Override
+    public void graphExecDestroy(long graphExec) {
+        real.graphExecDestroy(graphExec);
+    }
 }

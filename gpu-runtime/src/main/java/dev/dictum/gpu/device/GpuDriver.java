@@ -75,4 +75,42 @@ public interface GpuDriver {
 
     /** Checks the runtime's sticky/last error after launches (HIP: hipGetLastError; CUDA: none, 0). */
     void checkLastError(String afterWhat);
+
+    /*
+     * Stream capture into graphs (CUDA graphs): one launch replays a whole decoder step. A driver
+     * without them (HIP here: hipGraph on Windows ROCm 6.2 with gfx1010 is unproven) keeps these
+     * defaults and Dictum stays eager.
+     */
+
+    /** Whether {@link #streamBeginCapture} and the graph calls below work with this driver. */
+    default boolean graphsSupported() {
+        return false;
+    }
+
+    /** Starts recording (not running) what is queued on {@code stream} (relaxed capture mode). */
+    default void streamBeginCapture(long stream) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
+
+    /** Ends recording and returns the graph; the stream runs work again. */
+    default long streamEndCapture(long stream) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
+
+    /** An executable graph of {@code graph}. */
+    default long graphInstantiate(long graph) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
+
+    default void graphLaunch(long graphExec, long stream) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
+
+    default void graphDestroy(long graph) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
+
+    default void graphExecDestroy(long graphExec) {
+        throw new UnsupportedOperationException(api() + ": no graphs");
+    }
 }

@@ -3,13 +3,23 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.StepGraph;
+import java.util.Arrays;
+import java.util.logging.Logger;
 
 /**
  * Incremental decoding with a key/value cache per layer for a batch of sequences. Every buffer is
  * allocated up front for {@code maxBatch} sequences of n_text_ctx tokens, so the per-token loop
  * allocates nothing; reordering (beam search) copies cache rows into a second set and swaps.
+ *
+ * <p>One token of one sequence (greedy decoding) runs as a "step" whose changing values (token id,
+ * position, key count) are read from a small step buffer on the backend; a backend with graphs
+ * (CUDA) captures that step once per encoded window and replays it with one launch per token. The
+ * first capture is checked: the eager step and the replay must give the same logits bit for bit,
+ * else the backend is told to stop capturing and every step runs eagerly.
  */
 final class KvDecoderState implements DecoderState {
+    private static final Logger LOG = Logger.getLogger(KvDecoderState.class.getName());
     private final Backend be;
     private final TextDecoder dec;
     private final int n;
@@ -37,6 +47,15 @@ final class KvDecoderState implements DecoderState {
     private final int[] keyCounts;
     private int[] tokenScratch = new int[0];
     private int[] positionScratch = new int[0];
+    /** {token id, position, key count} of the one-token step, as int bit patterns. */
+    private final Buffer step;
+    private final int[] stepValues = new int[3];
+    /** The captured step, valid while the window and every buffer it names stay the same. */
+    private StepGraph graph;
+    /** Whether the first capture passed its replay-compare check. */
+    private boolean graphChecked;
+    /** The backend has no graphs or refused them: every step runs eagerly. */
+    private boolean graphsOff;
 
     KvDecoderState(Backend be, TextDecoder dec, int maxBatch) {
         if (maxBatch < 1) {
@@ -61,6 +80,7 @@ final class KvDecoderState implements DecoderState {
         last = be.allocate((long) maxBatch * n);
         logits = be.allocate((long) maxBatch * dec.dims.nVocab());
         keyCounts = new int[maxBatch];
+        step = be.allocate(3);
         ensureScratch(Math.max(maxBatch, 4));
     }
 
@@ -70,6 +90,9 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("audio was encoded by another model");
         }
         checkBatch(batch);
+        if (w != audio) {
+            dropGraph();
+        }
         this.audio = w;
         this.batch = batch;
         this.length = 0;
@@ -87,6 +110,10 @@ final class KvDecoderState implements DecoderState {
         if (len < 1 || length + len > ctx) {
             throw new IllegalArgumentException("feeding " + len + " tokens after " + length + " exceeds the text context "
                     + ctx);
+        }
+        if (batch == 1 && len == 1) {
+            feedStep(tokens[0][0], out[0]);
+            return;
         }
         int rows = batch * len;
         ensureScratch(rows);
@@ -123,6 +150,104 @@ final class KvDecoderState implements DecoderState {
         length += len;
     }
 
+    /** One token of one sequence: replays the captured step where the backend has graphs. */
+    private void feedStep(int token, float[] out) {
+        if (token < 0 || token >= dec.dims.nVocab()) {
+            throw new IllegalArgumentException("token id " + token + " outside the vocabulary");
+        }
+        stepValues[0] = token;
+        stepValues[1] = length;
+        stepValues[2] = length + 1;
+        be.uploadInts(stepValues, step, 3);
+        if (graph != null) {
+            graph.replay();
+        } else {
+            runStep();
+            if (!graphsOff) {
+                captureStep();
+            }
+        }
+        be.download(logits, 0, out, 0, dec.dims.nVocab());
+        length++;
+    }
+
+    /**
+     * Captures the step just run eagerly; the first capture of this state is checked by replaying it
+     * over the same step (which rewrites the same cache rows) and comparing the logits bit for bit.
+     */
+    private void captureStep() {
+        StepGraph g;
+        try {
+            g = be.capture(this::runStep);
+        } catch (RuntimeException e) {
+            refuse("capturing the decoder step failed: " + e.getMessage());
+            return;
+        }
+        if (g == null) {
+            graphsOff = true;
+            return;
+        }
+        if (!graphChecked) {
+            int vocab = dec.dims.nVocab();
+            float[] eager = new float[vocab];
+            float[] replayed = new float[vocab];
+            float[] poison = new float[vocab];
+            Arrays.fill(poison, Float.NaN);
+            try {
+                be.download(logits, 0, eager, 0, vocab);
+                be.upload(poison, 0, logits, 0, vocab);
+                g.replay();
+                be.download(logits, 0, replayed, 0, vocab);
+            } catch (RuntimeException e) {
+                g.close();
+                refuse("replaying the decoder step failed: " + e.getMessage());
+                be.upload(eager, 0, logits, 0, vocab);
+                return;
+            }
+            if (!Arrays.equals(eager, replayed)) {
+                g.close();
+                refuse("the replayed decoder step's logits differ from the eager step's");
+                be.upload(eager, 0, logits, 0, vocab);
+                return;
+            }
+            graphChecked = true;
+        }
+        graph = g;
+    }
+
+    private void refuse(String why) {
+        LOG.warning(() -> "decoder steps run eagerly on " + be.name() + ": " + why);
+        be.refuseGraphs(why);
+        graphsOff = true;
+    }
+
+    /** The step's ops: everything reads the token, position and key count from {@link #step}. */
+    private void runStep() {
+        be.embedStep(step, dec.tokens, dec.positions, x);
+        for (int l = 0; l < dec.blocks.length; l++) {
+            BlockWeights blk = dec.blocks[l];
+            AttentionWeights sa = blk.attn();
+            be.layerNorm(x, 1, n, blk.attnLn().gain(), blk.attnLn().bias(), h);
+            be.linear(h, 0, 1, sa.query(), sa.queryBias(), q, 0, Epilogue.NONE);
+            be.linear(h, 0, 1, sa.key(), null, kNew, 0, Epilogue.NONE);
+            be.linear(h, 0, 1, sa.value(), sa.valueBias(), vNew, 0, Epilogue.NONE);
+            be.kvAppendStep(kNew, keys[l], n, step, n);
+            be.kvAppendStep(vNew, values[l], n, step, n);
+            be.attentionStep(q, keys[l], values[l], n, step, heads, n / heads, att);
+            be.linear(att, 0, 1, sa.out(), sa.outBias(), x, 0, Epilogue.ADD);
+            crossAndMlp(l, 1);
+        }
+        be.layerNorm(x, 1, n, dec.ln.gain(), dec.ln.bias(), last);
+        be.linear(last, 0, 1, dec.tokens, null, logits, 0, Epilogue.NONE);
+    }
+
+    private void dropGraph() {
+        if (graph != null) {
+            graph.close();
+            graph = null;
+        }
+    }
+
     private void layer(int l, int rows, int len) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights sa = blk.attn();
@@ -139,6 +264,12 @@ final class KvDecoderState implements DecoderState {
                 att);
         be.linear(att, 0, rows, sa.out(), sa.outBias(), x, 0, Epilogue.ADD);
 
+        crossAndMlp(l, rows);
+    }
+
+    /** Cross-attention and MLP of layer {@code l}, the same for the step and a batch of rows. */
+    private void crossAndMlp(int l, int rows) {
+        BlockWeights blk = dec.blocks[l];
         AttentionWeights ca = blk.cross();
         be.layerNorm(x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), h);
         be.linear(h, 0, rows, ca.query(), ca.queryBias(), q, 0, Epilogue.NONE);
@@ -154,6 +285,7 @@ final class KvDecoderState implements DecoderState {
     @Override
     public void reorder(int[] sourceOf) {
         checkBatch(sourceOf.length);
+        dropGraph();
         for (int l = 0; l < keys.length; l++) {
             if (spareKeys[l] == null) {
                 long cache = (long) maxBatch * ctx * n;
@@ -198,6 +330,7 @@ final class KvDecoderState implements DecoderState {
         if (rows <= scratchRows) {
             return;
         }
+        dropGraph();
         close(x, h, q, kNew, vNew, att, mlp);
         long r = rows;
         x = be.allocate(r * n);
@@ -220,7 +353,8 @@ final class KvDecoderState implements DecoderState {
 
     @Override
     public void close() {
-        close(x, h, q, kNew, vNew, att, mlp, last, logits);
+        dropGraph();
+        close(x, h, q, kNew, vNew, att, mlp, last, logits, step);
         close(keys);
         close(values);
         close(spareKeys);

@@ -180,7 +180,7 @@ class ModelOracleTest {
         return p;
     }
 
-    private static int argmax(float[] x) {
+    static int argmax(float[] x) {
         int best = 0;
         for (int i = 1; i < x.length; i++) {
             if (x[i] > x[best]) {

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# One benchmark, all engines, one run (issue 12): Dictum's CUDA backend, Hugging Face transformers
+# (fp16, sdpa) and whisper.cpp (CUDA, flash attention, built from source on the GPU machine), on
+# the same random weights of real Whisper dimensions (seed 0).
+#
+# Here (needs gpu-bundle/ from scripts/gpu-bundle.sh and a whisper.cpp source tree or git dir):
+#   scripts/bench-gpu.sh pack [DEST]      DEST (default gpu-bench/, ~28 MB; or gpu-bundle itself) holds what the GPU
+#                                         machine needs: Java runtime, Dictum's jars, this script,
+#                                         bench_gpu_models.py, hf_to_ggml.py + mel filters, the
+#                                         toy-multi tokenizer, whisper.cpp's source (xz)
+#     WHISPER_CPP=DIR      whisper.cpp checkout (git dir or source tree); the trimmed source is packed
+#     BASELINE_NATIVE=JAR  also time Dictum with this dictum-native jar (the kernels before a change)
+# On the GPU machine (one device call; ~9 min for the four sizes, 5 of them building whisper.cpp):
+#   bash DEST/bench-gpu.sh run            tables on stdout, JSON lines and logs in $BENCH_OUT (or DEST/out)
+#     BENCH_SIZES="tiny small large-v3-turbo large-v3"   SKIP_WHISPERCPP=1   DICTUM_RUNS=10
+#     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
+#                          decoder step launched op by op instead of replayed as one CUDA graph)
+set -uo pipefail
+mode="${1:-}"
+
+if [ "$mode" = pack ]; then
+  set -e
+  cd "$(dirname "$0")/.."
+  dest="${2:-gpu-bench}"
+  [ -d gpu-bundle/lib ] || { echo "bench-gpu: gpu-bundle/ is missing: run scripts/gpu-bundle.sh first" >&2; exit 1; }
+  if [ "$dest" != gpu-bundle ]; then # packing into the bundle itself adds only the files below
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp -r gpu-bundle/lib gpu-bundle/runtime.tar.xz gpu-bundle/testdata-tokenizer.tar.xz "$dest/"
+  fi
+  cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py "$dest/"
+  cp "${MEL_FILTERS:-${DICTUM_TESTDATA:-testdata}/data/whisper-assets/mel_filters.npz}" "$dest/" 2>/dev/null \
+    || cp ../shared/data/whisper-assets/mel_filters.npz "$dest/"
+  [ -z "${BASELINE_NATIVE:-}" ] || cp "$BASELINE_NATIVE" "$dest/baseline-native.jar"
+  if [ -n "${WHISPER_CPP:-}" ]; then
+    # Only what building whisper-bench needs (CMake files, ggml with its CPU and CUDA backends,
+    # whisper's sources, the examples' CMake tree); configure also wants bindings/javascript/package-tmpl.json.
+    tmp="$(mktemp -d)"
+    if [ -d "$WHISPER_CPP/objects" ] || [ -d "$WHISPER_CPP/.git" ]; then
+      git -C "$WHISPER_CPP" archive HEAD CMakeLists.txt cmake ggml src include examples \
+        bindings/javascript/package-tmpl.json | tar -x -C "$tmp"
+      git -C "$WHISPER_CPP" rev-parse --short HEAD >"$tmp/COMMIT"
+    else
+      cp -r "$WHISPER_CPP"/. "$tmp/"
+    fi
+    (cd "$tmp" && rm -rf ggml/src/ggml-{vulkan,sycl,metal,opencl,cann,musa,hip,webgpu,zdnn,zendnn,openvino,hexagon,et,virtgpu,blas} \
+      examples/*.wasm examples/whisper.* examples/talk-llama examples/addon.node examples/sycl examples/lsp \
+      examples/stream examples/command examples/python examples/miniaudio.h)
+    tar -C "$tmp" -cJf "$dest/whisper.cpp.tar.xz" .
+    rm -rf "$tmp"
+  fi
+  du -sh "$dest"
+  exit 0
+fi
+
+[ "$mode" = run ] || { echo "usage: scripts/bench-gpu.sh pack [DEST] | run" >&2; exit 2; }
+cd "$(dirname "$0")"
+B="$PWD"
+OUTD="${BENCH_OUT:-$B/out}"
+mkdir -p "$OUTD"
+SIZES=(${BENCH_SIZES:-tiny small large-v3-turbo large-v3})
+RUNS="${DICTUM_RUNS:-10}"
+WORK=/tmp/dictum-bench
+mkdir -p "$WORK"
+RES="$OUTD/results.jsonl"
+: >"$RES"
+log() { echo "[$(date -u +%T)] $*" >&2; }
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | sed 's/^/gpu: /'
+echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+
+# 1. whisper.cpp, built in the background while the other engines run (not in a carried folder).
+WBUILD=/tmp/whisper.cpp-build
+if [ -z "${SKIP_WHISPERCPP:-}" ] && [ -f "$B/whisper.cpp.tar.xz" ]; then
+  if [ ! -x "$WBUILD/bin/whisper-bench" ]; then
+    mkdir -p /tmp/whisper.cpp-src && tar -C /tmp/whisper.cpp-src -xJf "$B/whisper.cpp.tar.xz"
+    ( cmake -S /tmp/whisper.cpp-src -B "$WBUILD" -DCMAKE_BUILD_TYPE=Release -DGGML_CUDA=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DWHISPER_BUILD_TESTS=OFF -DWHISPER_SDL2=OFF -DBUILD_SHARED_LIBS=OFF \
+        && nice cmake --build "$WBUILD" --target whisper-bench -j "$(( $(nproc) - 4 ))" ) >"$OUTD/whisper.cpp-build.log" 2>&1 &
+    WPID=$!
+  fi
+  log "whisper.cpp $(cat /tmp/whisper.cpp-src/COMMIT 2>/dev/null) building in the background"
+fi
+
+# 2. Random weights, one safetensors set per size; the ggml f16 conversion for whisper.cpp.
+[ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
+mkdir -p "$WORK/tok" && tar -C "$WORK/tok" -xJf "$B/testdata-tokenizer.tar.xz"
+for s in "${SIZES[@]}"; do
+  if [ ! -f "$WORK/$s/model.safetensors" ]; then
+    log "weights $s"
+    python3 "$B/bench_gpu_models.py" make "$s" "$WORK/$s" "$WORK/tok/models/toy-multi" >>"$OUTD/make.log" 2>&1 \
+      || { echo "bench-gpu: could not make the $s weights (see make.log)"; tail -5 "$OUTD/make.log"; }
+  fi
+  if [ -z "${SKIP_WHISPERCPP:-}" ] && [ ! -f "$WORK/$s/ggml-f16.bin" ]; then
+    python3 "$B/hf_to_ggml.py" --model-dir "$WORK/$s" --mel-filters "$B/mel_filters.npz" \
+      --out "$WORK/$s/ggml-f16.bin" --ftype f16 >>"$OUTD/make.log" 2>&1 || echo "bench-gpu: ggml conversion of $s failed"
+  fi
+done
+
+# Peak GPU memory of a process: nvidia-smi sampled every 50 ms, minus what was in use before.
+peak_start() { nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 50 >"$WORK/mem.txt" 2>/dev/null & MPID=$!; sleep 0.3; }
+peak_stop() { kill "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null; sort -n "$WORK/mem.txt" | tail -1; }
+BASE_MIB="$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)"
+
+# 3. Dictum (the bundle's jars; and the baseline kernels when packed).
+JAVA="$B/runtime/bin/java"
+FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
+dictum_bench() { # label classpath size
+  local label="$1" cp="$2" s="$3" peak j
+  peak_start
+  j="$("$JAVA" "${FLAGS[@]}" -cp "$cp" dev.dictum.app.cli.DictumCli bench --backend cuda --model "$WORK/$s" \
+    --runs "$RUNS" --tokens 64 --warmup 3 --json 2>>"$OUTD/dictum.log" | tail -1)"
+  peak="$(peak_stop)"
+  if [ -n "$j" ]; then
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(json.dumps({"engine":sys.argv[2],"size":sys.argv[3],
+      "encoder_ms":d["encoder_ms"]["median"],"encoder_min_ms":d["encoder_ms"]["min"],
+      "decode_ms_per_token":d["decode_ms_per_token"]["median"],"peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5])}))' \
+      "$j" "$label" "$s" "$peak" "$BASE_MIB" >>"$RES"
+  else
+    echo "bench-gpu: dictum ($label) failed on $s (see dictum.log)"
+  fi
+}
+CP_NEW="$(ls "$B"/lib/*.jar | tr '\n' ':')"
+CP_OLD=""
+[ -f "$B/baseline-native.jar" ] && CP_OLD="$(ls "$B"/lib/*.jar | grep -v '/dictum-native-' | tr '\n' ':')$B/baseline-native.jar"
+for s in "${SIZES[@]}"; do
+  log "dictum $s"
+  dictum_bench dictum "$CP_NEW" "$s"
+  [ -z "${DICTUM_EAGER_TOO:-}" ] || DICTUM_CUDA_GRAPHS=0 dictum_bench dictum-eager "$CP_NEW" "$s"
+  [ -z "$CP_OLD" ] || dictum_bench dictum-baseline "$CP_OLD" "$s"
+done
+
+# 4. transformers fp16 sdpa, and the two ceilings (device-to-device copy, a large f16 GEMM).
+for s in "${SIZES[@]}"; do
+  [ -z "${SKIP_TRANSFORMERS:-}" ] || break
+  log "transformers $s"
+  python3 "$B/bench_gpu_models.py" bench "$s" "$WORK/$s" 2>>"$OUTD/transformers.log" | tail -1 >>"$RES"
+done
+python3 - >>"$RES" 2>>"$OUTD/transformers.log" <<'PY'
+import json, torch, statistics
+def t(fn, n=20):
+    for _ in range(3): fn()
+    torch.cuda.synchronize(); v = []
+    for _ in range(n):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); fn(); b.record(); b.synchronize(); v.append(a.elapsed_time(b))
+    return statistics.median(v)
+x = torch.randn(2**29, device="cuda", dtype=torch.float16); y = torch.empty_like(x)
+copy = 2 * x.numel() * 2 / t(lambda: y.copy_(x)) / 1e9
+a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16); bm = torch.randn_like(a)
+mm = 2 * 8192**3 / t(lambda: a @ bm) / 1e9
+print(json.dumps({"engine": "ceilings", "copy_tb_s": copy, "f16_gemm_tflop_s": mm}))
+PY
+
+# 5. whisper.cpp: whisper-bench (1 encode, 256 single-token decodes, 64 five-token batches per run).
+if [ -n "${WPID:-}" ]; then
+  log "waiting for the whisper.cpp build"
+  wait "$WPID" || { echo "bench-gpu: whisper.cpp build failed"; tail -20 "$OUTD/whisper.cpp-build.log"; }
+fi
+if [ -z "${SKIP_WHISPERCPP:-}" ] && [ -x "$WBUILD/bin/whisper-bench" ]; then
+  for s in "${SIZES[@]}"; do
+    log "whisper.cpp $s"
+    n=5; case "$s" in tiny|small) n=10 ;; esac
+    peak_start
+    for i in $(seq "$n"); do
+      "$WBUILD/bin/whisper-bench" -m "$WORK/$s/ggml-f16.bin" -t 8 -fa 2>&1 | grep -E "encode time|decode time|batchd time"
+    done >"$WORK/wb-$s.txt"
+    peak="$(peak_stop)"
+    python3 - "$WORK/wb-$s.txt" "$s" "$peak" "$BASE_MIB" >>"$RES" <<'PY'
+import json, re, statistics, sys
+v = {"encode": [], "decode": [], "batchd": []}
+for line in open(sys.argv[1]):
+    m = re.search(r"(encode|decode|batchd) time =.*\(\s*([0-9.]+) ms per run\)", line)
+    if m: v[m.group(1)].append(float(m.group(2)))
+if v["encode"]:
+    print(json.dumps({"engine": "whisper.cpp", "size": sys.argv[2], "encoder_ms": statistics.median(v["encode"]),
+        "encoder_runs": len(v["encode"]), "decode_ms_per_token": statistics.median(v["decode"]),
+        "beam5_ms_per_step": statistics.median(v["batchd"]), "peak_gpu_mib": float(sys.argv[3]) - float(sys.argv[4])}))
+PY
+  done
+fi
+
+# 6. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
+python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}"

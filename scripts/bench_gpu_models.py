@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Device side of scripts/bench-gpu.sh: random Whisper weights of real dimensions, and the
+Hugging Face transformers peer (fp16, sdpa) timed on them.
+
+  bench_gpu_models.py make  SIZE DIR TOKENIZER_DIR   random fp16 weights (seed 0) as a Hugging Face
+                                                     folder (model.safetensors + config + tokenizer)
+  bench_gpu_models.py bench SIZE DIR                 transformers fp16 sdpa: encoder ms per 30 s
+                                                     window, decoder ms/token, beam-5 ms per step,
+                                                     peak GPU memory; one JSON line on stdout
+
+The same safetensors are read by Dictum (Hugging Face folder) and, converted to ggml f16 by
+hf_to_ggml.py, by whisper.cpp. Vocabulary: toy-multi's tokenizer (51866 tokens) for every size, so
+tiny and small have one token more than the released models (immaterial to every timing).
+"""
+import json
+import os
+import shutil
+import statistics
+import sys
+
+import torch
+
+SIZES = {  # d_model, heads, encoder layers, decoder layers, mel bins
+    "tiny": (384, 6, 4, 4, 80),
+    "small": (768, 12, 12, 12, 80),
+    "large-v3-turbo": (1280, 20, 32, 4, 128),
+    "large-v3": (1280, 20, 32, 32, 128),
+}
+
+
+def config(size):
+    from transformers import WhisperConfig
+    d, h, el, dl, mels = SIZES[size]
+    return WhisperConfig(vocab_size=51866, num_mel_bins=mels, d_model=d, encoder_attention_heads=h,
+                         decoder_attention_heads=h, encoder_layers=el, decoder_layers=dl, encoder_ffn_dim=4 * d,
+                         decoder_ffn_dim=4 * d, max_source_positions=1500, max_target_positions=448,
+                         begin_suppress_tokens=[220, 50257], bos_token_id=50257, eos_token_id=50257,
+                         pad_token_id=50257, decoder_start_token_id=50258)
+
+
+def make(size, out, tokenizer_dir):
+    from transformers import WhisperForConditionalGeneration
+    torch.manual_seed(0)
+    with torch.device("cuda"):
+        model = WhisperForConditionalGeneration(config(size))
+    model = model.half()
+    os.makedirs(out, exist_ok=True)
+    for f in os.listdir(tokenizer_dir):
+        if f != "config.json":
+            shutil.copy(os.path.join(tokenizer_dir, f), out)
+    model.save_pretrained(out, safe_serialization=True)
+    pre = os.path.join(out, "preprocessor_config.json")
+    if os.path.exists(pre):
+        with open(pre) as fh:
+            p = json.load(fh)
+        p["feature_size"] = SIZES[size][4]
+        with open(pre, "w") as fh:
+            json.dump(p, fh, indent=2)
+
+
+def timed(fn, warmup, runs):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    ms = []
+    for _ in range(runs):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ms.append(a.elapsed_time(b))
+    return ms
+
+
+def bench(size, path):
+    from transformers import WhisperForConditionalGeneration
+    model = WhisperForConditionalGeneration.from_pretrained(path, dtype=torch.float16,
+                                                            attn_implementation="sdpa").cuda().eval()
+    mels = SIZES[size][4]
+    torch.manual_seed(1)
+    feats = torch.randn(1, mels, 3000, device="cuda", dtype=torch.float16)
+    torch.cuda.reset_peak_memory_stats()
+    res = {"engine": "transformers", "size": size, "torch": torch.__version__}
+    with torch.inference_mode():
+        enc = timed(lambda: model.model.encoder(feats), 3, 20)
+        res["encoder_ms"] = statistics.median(enc)
+        hidden = model.model.encoder(feats).last_hidden_state
+        prompt = torch.tensor([[50258, 50259, 50360, 50364]], device="cuda")
+
+        def decode(batch, steps):
+            h = hidden.expand(batch, -1, -1)
+            out = model(decoder_input_ids=prompt.expand(batch, -1), encoder_outputs=(h,), use_cache=True)
+            pkv = out.past_key_values
+            tok = out.logits[:, -1].argmax(-1, keepdim=True)
+            torch.cuda.synchronize()
+            a = torch.cuda.Event(enable_timing=True)
+            b = torch.cuda.Event(enable_timing=True)
+            a.record()
+            for _ in range(steps):
+                out = model(decoder_input_ids=tok, encoder_outputs=(h,), past_key_values=pkv, use_cache=True)
+                pkv = out.past_key_values
+                tok = out.logits[:, -1].argmax(-1, keepdim=True)
+            b.record()
+            b.synchronize()
+            return a.elapsed_time(b) / steps
+
+        decode(1, 8)
+        res["decode_ms_per_token"] = statistics.median([decode(1, 64) for _ in range(5)])
+        decode(5, 8)
+        res["beam5_ms_per_step"] = statistics.median([decode(5, 64) for _ in range(3)])
+    res["peak_gpu_mib"] = torch.cuda.max_memory_allocated() / 2**20
+    print(json.dumps(res), flush=True)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "make":
+        make(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "bench":
+        bench(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("usage: bench_gpu_models.py make SIZE DIR TOKENIZER_DIR | bench SIZE DIR")

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The table of scripts/bench-gpu.sh from its results.jsonl: every figure per engine, Dictum over the
+faster peer, and the floor beside it (usage: bench_gpu_table.py results.jsonl SIZE...).
+
+Floors, from the ceilings measured in the same run (device-to-device copy, an 8192^3 f16 GEMM):
+- encoder: its useful FLOPs (both convolutions, 12 d^2 per frame and layer for Q, K, V, out and
+  the MLP, 4 T^2 d per layer for attention) at the GEMM rate; the cross-attention K/V of the
+  decoder layers, which Dictum and whisper.cpp compute with the encoder, are not counted;
+- decoder step: the bytes one token must read once, f16 weights of every decoder layer (14 d^2) and
+  the vocabulary projection, plus the cross-attention K/V in f16 (2 T d per layer), at the copy
+  rate (bytes read + written per second: what the memory moves, as issue 12's floors count it).
+"""
+import json
+import sys
+
+DIMS = {"tiny": (384, 4, 4, 80), "small": (768, 12, 12, 80), "large-v3-turbo": (1280, 32, 4, 128),
+        "large-v3": (1280, 32, 32, 128)}
+VOCAB, T = 51866, 1500
+
+
+def floors(size, ceil):
+    d, el, dl, mels = DIMS[size]
+    enc_flop = 24 * T * d * d * el + 4 * T * T * d * el + 2 * 3000 * mels * d * 3 + 2 * T * d * d * 3
+    dec_bytes = 2 * (dl * 14 * d * d + VOCAB * d) + dl * 2 * T * d * 2
+    read = ceil["copy_tb_s"] * 1e12
+    return enc_flop, dec_bytes, enc_flop / (ceil["f16_gemm_tflop_s"] * 1e12) * 1e3, dec_bytes / read * 1e3
+
+
+def main():
+    rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    ceil = next((r for r in rows if r["engine"] == "ceilings"), {"copy_tb_s": 2.8, "f16_gemm_tflop_s": 990})
+
+    def get(engine, size, key):
+        return next((r.get(key) for r in rows if r["engine"] == engine and r["size"] == size
+                     and r.get(key) is not None), None)
+
+    def f(v, p=2):
+        return "—" if v is None else f"{v:.{p}f}"
+
+    print(f"\nceilings measured here: copy {ceil['copy_tb_s']:.2f} TB/s (read + write), "
+          f"f16 GEMM 8192^3 {ceil['f16_gemm_tflop_s']:.0f} TFLOP/s")
+    print("| model | figure | Dictum cuda | Dictum before | whisper.cpp | transformers | Dictum / faster peer | floor |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for s in sys.argv[2:]:
+        flop, nbytes, enc_floor, dec_floor = floors(s, ceil)
+        fl = {"encoder_ms": f"{enc_floor:.3f} ms ({flop / 1e12:.2f} TFLOP)",
+              "decode_ms_per_token": f"{dec_floor:.3f} ms ({nbytes / 1e9:.2f} GB)",
+              "beam5_ms_per_step": f"{dec_floor:.3f} ms ({nbytes / 1e9:.2f} GB + 4 more K/V caches)"}
+        for key, name in (("encoder_ms", "encoder ms / 30 s window"), ("decode_ms_per_token", "decoder ms / token"),
+                          ("beam5_ms_per_step", "beam-5 ms / step"), ("peak_gpu_mib", "peak GPU MiB")):
+            dv, bv = get("dictum", s, key), get("dictum-baseline", s, key)
+            wv, tv = get("whisper.cpp", s, key), get("transformers", s, key)
+            peers = [v for v in (wv, tv) if v is not None]
+            ratio = f"{dv / min(peers):.2f}×" if dv is not None and peers else "—"
+            p = 0 if key == "peak_gpu_mib" else 2
+            print(f"| {s} | {name} | {f(dv, p)} | {f(bv, p)} | {f(wv, p)} | {f(tv, p)} | {ratio} | {fl.get(key, '—')} |")
+
+
+if __name__ == "__main__":
+    main()
