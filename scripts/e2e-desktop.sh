@@ -10,7 +10,7 @@
 #                               [--mode push-to-talk|toggle|hold-or-tap] [--hotkey ctrl+alt+space|ctrl+super|mouse4]
 #                               [--shots DIR] [--keep]
 #                               [--no-tray] [--spam SECONDS] [--cancel-with-escape] [--unplug-mic SECONDS]
-#                               [--expect-no-leak] [--disk-full] [--max-r2t MS] [--no-prompt-pieces]
+#                               [--expect-no-leak] [--disk-full] [--max-r2t MS] [--no-prompt-pieces] [--wm openbox]
 #                               [WAV] [EXPECTED_TEXT]
 #   defaults: the toy-en model, paste, sample_01 of the toy-en samples and its transcript (a WAV
 #   without EXPECTED_TEXT takes its line from transcripts.tsv beside it). --no-tray starts no tray
@@ -34,6 +34,8 @@
 #   left; a stall in the hand-off, as Robot.waitForIdle without a window manager caused, breaks it;
 #   0: no bound). --no-prompt-pieces sets transcription.conditionOnPreviousText false (the toy
 #   models were trained without prompts: a long dictation's pieces are then exact sentence by sentence).
+#   --wm openbox runs a window manager on the display (the default is none, the condition under which
+#   Robot.waitForIdle used to stall the paste): release-to-text must stay under --max-r2t with both.
 # Screenshots (tray menu open, recording indicator) go to --shots (default
 # app/target/e2e-desktop/<wav name>-<insert>/); the script prints where. Release-to-text is printed
 # as the app measured it (hotkey release to the paste keystroke / last typed key).
@@ -56,6 +58,7 @@ unplug=""
 noleak=0
 diskfull=0
 max_r2t=1000
+wm=""
 tx_extra=""
 positional=()
 while [ $# -gt 0 ]; do
@@ -76,11 +79,13 @@ while [ $# -gt 0 ]; do
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     --max-r2t) max_r2t="$2"; shift 2 ;;
     --no-prompt-pieces) tx_extra=', "conditionOnPreviousText": false'; shift ;;
+    --wm) wm="$2"; shift 2 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
 case "$insert" in paste|type) ;; *) echo "e2e: --insert must be paste or type" >&2; exit 2 ;; esac
+case "$wm" in ""|openbox) ;; *) echo "e2e: --wm must be openbox" >&2; exit 2 ;; esac
 case "$hotkey" in
   ctrl+alt+space) hotkey_setting="Ctrl+Alt+Space" ;;
   ctrl+super) hotkey_setting="Ctrl+Super" ;;
@@ -116,6 +121,7 @@ shots="$(realpath "$shots")"
 # ---- what it needs
 tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo sqlite3)
 missing=()
+[ -z "$wm" ] || tools+=("$wm")
 for t in "${tools[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 py=python3
 for p in /usr/bin/python3 python3; do
@@ -129,7 +135,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xauth x11-utils \
       x11-xserver-utils xdotool xclip imagemagick libxtst6 libxkbcommon-x11-0 libxkbcommon0 libx11-xcb1 libxt6 \
       libxinerama1 libxi6 libxrender1 libxrandr2 pulseaudio pulseaudio-utils libasound2 libasound2-plugins \
-      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk sqlite3 >/dev/null
+      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk sqlite3 $wm >/dev/null
     py=/usr/bin/python3
   else
     echo "e2e: missing: ${missing[*]} (run as root to install them, or install them)" >&2
@@ -193,6 +199,12 @@ wait_for 10 xdpyinfo || fail "Xvfb did not start on $display"
 xsetroot -solid '#3d4b5c' 2>/dev/null || true # a calm desktop colour behind the screenshots
 xset r off # Xvfb repeats held keys; a real keyboard's repeat is ignored by the app, but not by the target window
 log "display $DISPLAY"
+if [ -n "$wm" ]; then
+  "$wm" >"$work/wm.log" 2>&1 &
+  pids+=($!)
+  sleep 1
+  log "window manager: $wm"
+fi
 
 # ---- tray host
 [ "$notray" = 1 ] || trayer --edge top --align right --SetDockType true --SetPartialStrut true --widthtype request --height 32 \
