@@ -40,8 +40,11 @@ public record EncoderContext(Mode mode, int positions) {
                 try {
                     n = Integer.parseInt(s);
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("audio context must be full, auto or a number of positions 1.."
-                            + MAX_POSITIONS + " (got '" + text + "')");
+                    n = 0;
+                }
+                if (n < 1 || n > MAX_POSITIONS) {
+                    throw new IllegalArgumentException("audio context must be full, auto or a number of encoder"
+                            + " positions 1.." + MAX_POSITIONS + " (got '" + text + "')");
                 }
                 return new EncoderContext(Mode.FIXED, n);
         }
