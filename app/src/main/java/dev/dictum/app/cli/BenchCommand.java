@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.gpu.Backends;
+import dev.dictum.whisper.decode.EncoderContext;
 import dev.dictum.whisper.session.EngineBenchmark;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.io.IOException;
@@ -46,6 +47,11 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
     @Option(names = "--audio", paramLabel = "WAV", description = "Audio to encode (default: a synthetic signal).")
     Path audio;
 
+    @Option(names = "--audio-ctx", defaultValue = "full", paramLabel = "full|auto|N",
+            description = "Encoder context for audio of up to 30 s: full (default), auto (the speech length)"
+                    + " or N positions (1-1500; whisper.cpp's audio_ctx).")
+    String audioCtx;
+
     @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...}}.")
     boolean json;
 
@@ -64,9 +70,10 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--runs and --tokens must be at least 1, --warmup at least 0, --seconds in (0, 3600]");
         }
+        EncoderContext context = AudioCtxOption.parse(spec, audioCtx);
         float[] samples = audio == null ? EngineBenchmark.syntheticAudio(seconds) : AudioInput.readMono16k(audio);
         try (WhisperEngine engine = WhisperEngine.load(common.model, Backends.open(common.backend))) {
-            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens);
+            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens, context);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectMapper m = new ObjectMapper();
@@ -75,6 +82,7 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
                 stats(o.putObject("decode_ms_per_token"), r.decodeMsPerToken());
                 o.put("windows", r.windows());
                 o.put("tokens", r.tokens());
+                o.put("encoder_positions", r.positions());
                 o.put("warmup_runs", warmup);
                 o.put("runs", runs);
                 o.put("backend", engine.model().backend().name());
@@ -83,8 +91,9 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             } else {
                 out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.model().source().description(),
                         engine.model().backend().name());
-                out.printf(Locale.ROOT, "encoder  %8.1f ms per 30 s window (median; min %.1f, max %.1f; %d runs x %d windows)%n",
-                        r.encoderMs().median(), r.encoderMs().min(), r.encoderMs().max(), runs, r.windows());
+                out.printf(Locale.ROOT, "encoder  %8.1f ms per 30 s window (median; min %.1f, max %.1f; %d runs x %d windows;"
+                        + " %d positions)%n", r.encoderMs().median(), r.encoderMs().min(), r.encoderMs().max(), runs,
+                        r.windows(), r.positions());
                 out.printf(Locale.ROOT, "decoder  %8.2f ms per token       (median; min %.2f, max %.2f; %d runs x %d tokens)%n",
                         r.decodeMsPerToken().median(), r.decodeMsPerToken().min(), r.decodeMsPerToken().max(), runs,
                         r.tokens());

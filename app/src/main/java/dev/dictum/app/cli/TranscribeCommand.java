@@ -61,6 +61,11 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
     @Option(names = "--no-condition", description = "Do not feed each window's text to the next as a prompt.")
     boolean noCondition;
 
+    @Option(names = "--audio-ctx", defaultValue = "full", paramLabel = "full|auto|N",
+            description = "Encoder context for audio of up to 30 s: full (default), auto (the speech length, faster,"
+                    + " less accurate with stock models) or N positions (1-1500; whisper.cpp's audio_ctx).")
+    String audioCtx;
+
     @Option(names = "--timestamps", description = "Decode with timestamps and print one line per segment.")
     boolean timestamps;
 
@@ -152,7 +157,7 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
         }
         d.withBestOf(null).validated();
         TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withConditionOnPreviousText(!noCondition)
-                .withInitialPrompt(initialPrompt);
+                .withInitialPrompt(initialPrompt).withEncoderContext(AudioCtxOption.parse(spec, audioCtx));
         return noFallback ? o.withTemperatures(0.0) : o;
     }
 

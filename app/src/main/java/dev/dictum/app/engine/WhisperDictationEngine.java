@@ -129,7 +129,8 @@ public final class WhisperDictationEngine implements DictationEngine {
         }
         TranscribeOptions o = TranscribeOptions.defaults().withDecoding(d).withNoSpeechThreshold(s.noSpeechThreshold())
                 .withInitialPrompt(s.decoderPrompt())
-                .withConditionOnPreviousText(s.conditionOnPreviousText());
+                .withConditionOnPreviousText(s.conditionOnPreviousText())
+                .withEncoderContext(s.encoderContext());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
     }
 

@@ -1,5 +1,6 @@
 package dev.dictum.app.settings;
 
+import dev.dictum.whisper.decode.EncoderContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,9 @@ import java.util.List;
  * @param vocabulary names and jargon the model should expect, separated by commas or new lines
  * @param conditionOnPreviousText prompt each piece of a long dictation with the text before it
  *        (OpenAI's condition_on_previous_text); off for models trained without prompts
+ * @param audioCtx encoder context for dictations up to 30 s: full (Whisper's 30-second window, the
+ *        default), auto (the speech length, faster, less accurate with stock models) or a number of
+ *        encoder positions 1..1500 (whisper.cpp's audio_ctx); see docs/benchmarks.md
  */
 public record TranscriptionSettings(
         String language,
@@ -25,7 +29,8 @@ public record TranscriptionSettings(
         Boolean temperatureFallback,
         Double noSpeechThreshold,
         String vocabulary,
-        Boolean conditionOnPreviousText) {
+        Boolean conditionOnPreviousText,
+        String audioCtx) {
     private static final String D_LANGUAGE = "auto";
     private static final TranscriptionTask D_TASK = TranscriptionTask.TRANSCRIBE;
     private static final Integer D_BEAMSIZE = 1;
@@ -34,6 +39,7 @@ public record TranscriptionSettings(
     private static final Double D_NOSPEECHTHRESHOLD = 0.6;
     private static final String D_VOCABULARY = "";
     private static final Boolean D_CONDITIONONPREVIOUSTEXT = true;
+    private static final String D_AUDIOCTX = "full";
 
     public TranscriptionSettings {
         language = Checks.or(language, D_LANGUAGE);
@@ -44,11 +50,12 @@ public record TranscriptionSettings(
         noSpeechThreshold = Checks.or(noSpeechThreshold, D_NOSPEECHTHRESHOLD);
         vocabulary = Checks.or(vocabulary, D_VOCABULARY);
         conditionOnPreviousText = Checks.or(conditionOnPreviousText, D_CONDITIONONPREVIOUSTEXT);
+        audioCtx = Checks.or(audioCtx, D_AUDIOCTX);
     }
 
     public static TranscriptionSettings defaults() {
         return new TranscriptionSettings(D_LANGUAGE, D_TASK, D_BEAMSIZE, D_INITIALPROMPT, D_TEMPERATUREFALLBACK, D_NOSPEECHTHRESHOLD, D_VOCABULARY,
-                D_CONDITIONONPREVIOUSTEXT);
+                D_CONDITIONONPREVIOUSTEXT, D_AUDIOCTX);
     }
 
     /** Every invalid value with the reason ("transcription.field"), empty when all are valid. */
@@ -65,6 +72,11 @@ public record TranscriptionSettings(
         Checks.range(out, "transcription.noSpeechThreshold", noSpeechThreshold, 0, 1, "");
         if (vocabulary.length() > 2000) {
             out.add(new SettingProblem("transcription.vocabulary", "longer than 2000 characters"));
+        }
+        try {
+            EncoderContext.parse(audioCtx);
+        } catch (IllegalArgumentException e) {
+            out.add(new SettingProblem("transcription.audioCtx", e.getMessage()));
         }
         return out;
     }
@@ -89,41 +101,55 @@ public record TranscriptionSettings(
 
     public TranscriptionSettings withVocabulary(String v) {
         return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, v,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withLanguage(String v) {
         return new TranscriptionSettings(v, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withTask(TranscriptionTask v) {
         return new TranscriptionSettings(language, v, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withBeamSize(Integer v) {
         return new TranscriptionSettings(language, task, v, initialPrompt, temperatureFallback, noSpeechThreshold, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withInitialPrompt(String v) {
         return new TranscriptionSettings(language, task, beamSize, v, temperatureFallback, noSpeechThreshold, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withTemperatureFallback(Boolean v) {
         return new TranscriptionSettings(language, task, beamSize, initialPrompt, v, noSpeechThreshold, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withNoSpeechThreshold(Double v) {
         return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, v, vocabulary,
-                conditionOnPreviousText);
+                conditionOnPreviousText, audioCtx);
     }
 
     public TranscriptionSettings withConditionOnPreviousText(Boolean v) {
         return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
-                vocabulary, v);
+                vocabulary, v, audioCtx);
+    }
+
+    public TranscriptionSettings withAudioCtx(String v) {
+        return new TranscriptionSettings(language, task, beamSize, initialPrompt, temperatureFallback, noSpeechThreshold,
+                vocabulary, conditionOnPreviousText, v);
+    }
+
+    /** The encoder context asked for; full when the value is invalid (problems() reports it). */
+    public EncoderContext encoderContext() {
+        try {
+            return EncoderContext.parse(audioCtx);
+        } catch (IllegalArgumentException e) {
+            return EncoderContext.FULL;
+        }
     }
 }

@@ -113,6 +113,15 @@ class CliErrorsTest {
     }
 
     @Test
+    void audioCtxMustBeFullAutoOrAPositionCount() {
+        for (String bad : new String[] {"half", "0", "1501"}) {
+            assertOneLineError(CliRun.of("transcribe", "--model", EN_GGML.toString(), "--audio-ctx", bad, WAV.toString()),
+                    2, "--audio-ctx", "full, auto");
+            assertOneLineError(CliRun.of("bench", "--model", EN_GGML.toString(), "--audio-ctx", bad), 2, "--audio-ctx");
+        }
+    }
+
+    @Test
     void languageAndBackendChoices() {
         assertOneLineError(CliRun.of("transcribe", "--model", EN_GGML.toString(), "--language", "xx", WAV.toString()), 2,
                 "unknown language");

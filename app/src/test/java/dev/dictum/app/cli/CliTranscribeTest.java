@@ -78,4 +78,20 @@ class CliTranscribeTest {
             assertThat(j.get(k).get("min").asDouble()).isLessThanOrEqualTo(j.get(k).get("max").asDouble());
         }
     }
+
+    @Test
+    void audioCtxAutoGivesTheTranscriptAndEncodesFewerPositions() throws Exception {
+        String model = MODELS.resolve("toy-en").toString();
+        String wav = DATA.resolve("toy-en-samples/sample_03.wav").toString();
+        CliRun r = CliRun.of("transcribe", "--audio-ctx", "auto", "--model", model, wav);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo("We are out of cheese and tea.");
+        for (String[] ctx : new String[][] {{"full", "1500"}, {"auto", "192"}, {"256", "256"}}) {
+            CliRun b = CliRun.of("bench", "--json", "--runs", "1", "--warmup", "0", "--tokens", "2", "--audio-ctx",
+                    ctx[0], "--seconds", "2", "--model", model);
+            assertThat(b.exitCode()).as(b.err()).isZero();
+            assertThat(new ObjectMapper().readTree(b.out()).get("encoder_positions").asInt()).as(ctx[0])
+                    .isEqualTo(Integer.parseInt(ctx[1]));
+        }
+    }
 }

@@ -18,6 +18,8 @@ package dev.dictum.whisper.decode;
  * @param clipTimestamps            start,end,start,end,... in seconds; empty means the whole audio
  *                                  (OpenAI's "0"); an odd count ends at the end of the audio
  * @param seed                      seed of the sampling generator
+ * @param encoderContext            encoder positions for audio that fits one window (whisper.cpp's
+ *                                  audio_ctx); {@link EncoderContext#FULL} (the default) is OpenAI's
  */
 public record TranscribeOptions(
         DecodingOptions decoding,
@@ -29,7 +31,8 @@ public record TranscribeOptions(
         String initialPrompt,
         boolean carryInitialPrompt,
         double[] clipTimestamps,
-        long seed) {
+        long seed,
+        EncoderContext encoderContext) {
 
     public TranscribeOptions {
         temperatures = temperatures.clone();
@@ -37,11 +40,14 @@ public record TranscribeOptions(
         if (temperatures.length == 0) {
             throw new IllegalArgumentException("at least one temperature is needed");
         }
+        if (encoderContext == null) {
+            encoderContext = EncoderContext.FULL;
+        }
     }
 
     public static TranscribeOptions defaults() {
         return new TranscribeOptions(DecodingOptions.defaults(), new double[] {0.0, 0.2, 0.4, 0.6, 0.8, 1.0},
-                2.4, -1.0, 0.6, true, null, false, new double[0], 0L);
+                2.4, -1.0, 0.6, true, null, false, new double[0], 0L, EncoderContext.FULL);
     }
 
     @Override
@@ -56,51 +62,61 @@ public record TranscribeOptions(
 
     public TranscribeOptions withDecoding(DecodingOptions v) {
         return new TranscribeOptions(v, temperatures, compressionRatioThreshold, logprobThreshold, noSpeechThreshold,
-                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withTemperatures(double... v) {
         return new TranscribeOptions(decoding, v, compressionRatioThreshold, logprobThreshold, noSpeechThreshold,
-                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withCompressionRatioThreshold(Double v) {
         return new TranscribeOptions(decoding, temperatures, v, logprobThreshold, noSpeechThreshold,
-                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withLogprobThreshold(Double v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, v, noSpeechThreshold,
-                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withNoSpeechThreshold(Double v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold, v,
-                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withConditionOnPreviousText(boolean v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
-                noSpeechThreshold, v, initialPrompt, carryInitialPrompt, clipTimestamps, seed);
+                noSpeechThreshold, v, initialPrompt, carryInitialPrompt, clipTimestamps, seed, encoderContext);
     }
 
     public TranscribeOptions withInitialPrompt(String v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
-                noSpeechThreshold, conditionOnPreviousText, v, carryInitialPrompt, clipTimestamps, seed);
+                noSpeechThreshold, conditionOnPreviousText, v, carryInitialPrompt, clipTimestamps, seed,
+                encoderContext);
     }
 
     public TranscribeOptions withCarryInitialPrompt(boolean v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
-                noSpeechThreshold, conditionOnPreviousText, initialPrompt, v, clipTimestamps, seed);
+                noSpeechThreshold, conditionOnPreviousText, initialPrompt, v, clipTimestamps, seed,
+                encoderContext);
     }
 
     public TranscribeOptions withClipTimestamps(double... v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
-                noSpeechThreshold, conditionOnPreviousText, initialPrompt, carryInitialPrompt, v, seed);
+                noSpeechThreshold, conditionOnPreviousText, initialPrompt, carryInitialPrompt, v, seed,
+                encoderContext);
     }
 
     public TranscribeOptions withSeed(long v) {
         return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
-                noSpeechThreshold, conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, v);
+                noSpeechThreshold, conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, v,
+                encoderContext);
+    }
+
+    public TranscribeOptions withEncoderContext(EncoderContext v) {
+        return new TranscribeOptions(decoding, temperatures, compressionRatioThreshold, logprobThreshold,
+                noSpeechThreshold, conditionOnPreviousText, initialPrompt, carryInitialPrompt, clipTimestamps, seed,
+                v);
     }
 }

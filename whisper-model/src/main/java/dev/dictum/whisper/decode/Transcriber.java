@@ -84,7 +84,7 @@ public final class Transcriber {
                 } else {
                     float[] first = mel.window(0);
                     long t0 = System.nanoTime();
-                    firstWindow = model.encode(first);
+                    firstWindow = encode(first, 0, mel.totalFrames(), options.encoderContext());
                     encodeNanos += System.nanoTime() - t0;
                     encoded++;
                     LanguageDetection d = LanguageDetector.detect(state, firstWindow, model.vocabulary());
@@ -150,7 +150,8 @@ public final class Transcriber {
                 long t0 = System.nanoTime();
                 EncodedAudio reused = seek == 0 ? firstWindow : null;
                 firstWindow = null;
-                try (EncodedAudio audio = reused != null ? reused : model.encode(window)) {
+                try (EncodedAudio audio = reused != null ? reused
+                        : encode(window, seek, total, options.encoderContext())) {
                     if (reused == null) {
                         encodeNanos += System.nanoTime() - t0;
                         encoded++;
@@ -192,6 +193,21 @@ public final class Transcriber {
                 firstWindow.close();
             }
         }
+    }
+
+    /**
+     * Encodes a window, with fewer encoder positions when the encoder context asks for it and the
+     * whole audio is known to fit one window (a dictation of up to 30 s); longer or still growing
+     * audio is encoded whole, as OpenAI does.
+     */
+    private EncodedAudio encode(float[] window, int seek, int totalFrames, EncoderContext context) {
+        int full = model.dims().nAudioCtx();
+        if (context.mode() == EncoderContext.Mode.FULL || totalFrames == MelWindowSource.UNKNOWN
+                || totalFrames > N_FRAMES) {
+            return model.encode(window);
+        }
+        int positions = context.positionsFor(totalFrames - seek, full);
+        return positions == full ? model.encode(window) : model.encode(window, positions);
     }
 
     /** OpenAI's no voice activity check: skip unless avg_logprob is above the logprob threshold. */

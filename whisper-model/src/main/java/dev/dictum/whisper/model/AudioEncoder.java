@@ -48,17 +48,32 @@ final class AudioEncoder {
         lnPost = LayerNormWeights.load(src, be, "encoder.ln_post", n);
     }
 
-    /** Runs the encoder on one log-mel window; {@code out} receives {@code [n_audio_ctx, n_audio_state]}. */
-    synchronized void encode(float[] logMel, Buffer out) {
-        int frames = d.melFrames();
-        if (logMel.length != d.nMels() * frames) {
+    /**
+     * Runs the encoder on the first {@code t} positions of one log-mel window (its first {@code 2t}
+     * frames and the first {@code t} positional-embedding rows; {@code t = n_audio_ctx} is the whole
+     * window); {@code out} receives {@code [t, n_audio_state]}. The convolutions see zeros past
+     * frame {@code 2t}, as whisper.cpp's audio_ctx does.
+     */
+    synchronized void encode(float[] logMel, int t, Buffer out) {
+        int fullFrames = d.melFrames();
+        if (logMel.length != d.nMels() * fullFrames) {
             throw new IllegalArgumentException("log-mel has " + logMel.length + " values, the model takes "
-                    + d.nMels() + " x " + frames);
+                    + d.nMels() + " x " + fullFrames);
         }
         int n = d.nAudioState();
-        int t = d.nAudioCtx();
+        int frames = fullFrames / d.nAudioCtx() * t;
         ensureScratch();
-        be.upload(logMel, 0, mel, 0, logMel.length);
+        if (frames == fullFrames) {
+            be.upload(logMel, 0, mel, 0, logMel.length);
+        } else {
+            // mel bin outer: each bin's first frames, packed on the host into rows of the shorter
+            // length, so a device backend gets one transfer
+            float[] packed = new float[d.nMels() * frames];
+            for (int bin = 0; bin < d.nMels(); bin++) {
+                System.arraycopy(logMel, bin * fullFrames, packed, bin * frames, frames);
+            }
+            be.upload(packed, 0, mel, 0, packed.length);
+        }
         be.conv1dGelu(mel, true, d.nMels(), frames, conv1, conv1Bias, 1, c1);
         be.conv1dGelu(c1, false, n, frames, conv2, conv2Bias, 2, out);
         be.addRows(out, t, positions, 0);

@@ -36,11 +36,11 @@ final class TextDecoder {
 
     /**
      * Cross-attention keys and values of every layer for one encoder output, computed once per
-     * window. The keys are stored transposed, the layout the per-token cross-attention reads best.
+     * window of {@code t} encoder positions. The keys are stored transposed, the layout the per-token
+     * cross-attention reads best.
      */
-    EncodedWindow project(Backend be, Buffer encoderOutput) {
+    EncodedWindow project(Backend be, Buffer encoderOutput, int t) {
         int n = dims.nTextState();
-        int t = dims.nAudioCtx();
         int stride = keysStride(t);
         Buffer[] keysT = new Buffer[blocks.length];
         Buffer[] values = new Buffer[blocks.length];

@@ -22,6 +22,17 @@ public interface WhisperInference extends AutoCloseable {
      */
     EncodedAudio encode(float[] logMel);
 
+    /**
+     * Encodes only the first {@code positions} encoder positions of the window (the first
+     * {@code 2 * positions} mel frames, the first positional-embedding rows; whisper.cpp's
+     * {@code audio_ctx}): the handle then holds {@code positions} rows and the decoder's
+     * cross-attention reads only those. {@code n_audio_ctx} positions is {@link #encode(float[])}.
+     * An implementation that cannot shorten the encoder encodes the whole window.
+     */
+    default EncodedAudio encode(float[] logMel, int positions) {
+        return encode(logMel);
+    }
+
     /** A decoder with room for up to {@code maxBatch} parallel sequences of up to n_text_ctx tokens. */
     DecoderState newDecoder(int maxBatch);
 

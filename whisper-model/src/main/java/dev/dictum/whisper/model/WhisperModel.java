@@ -87,11 +87,19 @@ public final class WhisperModel implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel) {
+        return encode(logMel, dims().nAudioCtx());
+    }
+
+    @Override
+    public EncodedAudio encode(float[] logMel, int positions) {
         WhisperDims d = dims();
-        Buffer out = backend.allocate((long) d.nAudioCtx() * d.nAudioState());
+        if (positions < 1 || positions > d.nAudioCtx()) {
+            throw new IllegalArgumentException("encoder positions must be 1.." + d.nAudioCtx() + ", got " + positions);
+        }
+        Buffer out = backend.allocate((long) positions * d.nAudioState());
         try {
-            encoder.encode(logMel, out);
-            return decoder.project(backend, out);
+            encoder.encode(logMel, positions, out);
+            return decoder.project(backend, out, positions);
         } catch (RuntimeException e) {
             out.close();
             throw e;

@@ -5,6 +5,7 @@ import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
 import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
+import dev.dictum.whisper.decode.EncoderContext;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -26,7 +27,7 @@ public final class EngineBenchmark {
         }
     }
 
-    public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens) {
+    public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens, int positions) {
     }
 
     private EngineBenchmark() {
@@ -50,6 +51,15 @@ public final class EngineBenchmark {
     }
 
     public static Result run(WhisperEngine engine, float[] audio16k, int warmup, int runs, int tokens) {
+        return run(engine, audio16k, warmup, runs, tokens, EncoderContext.FULL);
+    }
+
+    /**
+     * As {@link #run(WhisperEngine, float[], int, int, int)} with the encoder context a transcription
+     * would use: audio of up to 30 s is encoded with the positions it asks for, longer audio whole.
+     */
+    public static Result run(WhisperEngine engine, float[] audio16k, int warmup, int runs, int tokens,
+            EncoderContext context) {
         WhisperModel m = engine.model();
         LogMel mel = new LogMel(m.dims().nMels());
         int windows = Math.max(1, (int) Math.ceil(audio16k.length / 480000.0));
@@ -58,6 +68,8 @@ public final class EngineBenchmark {
             int from = w * 480000;
             mels[w] = mel.window(Arrays.copyOfRange(audio16k, from, Math.min(audio16k.length, from + 480000)));
         }
+        int full = m.dims().nAudioCtx();
+        int positions = windows == 1 ? context.positionsFor(audio16k.length / 160, full) : full;
         SpecialTokens sp = m.vocabulary().specials();
         int[] prompt = m.dims().isMultilingual()
                 ? new int[] {sp.sot(), sp.firstLanguage(), sp.transcribe(), sp.noTimestamps()}
@@ -76,7 +88,7 @@ public final class EngineBenchmark {
                         last.close();
                     }
                     long t0 = System.nanoTime();
-                    last = m.encode(window);
+                    last = m.encode(window, positions);
                     encNanos += System.nanoTime() - t0;
                 }
                 state.reset(last, 1);
@@ -94,7 +106,7 @@ public final class EngineBenchmark {
                 }
             }
         }
-        return new Result(Stats.of(enc), Stats.of(dec), windows, steps);
+        return new Result(Stats.of(enc), Stats.of(dec), windows, steps, positions);
     }
 
     private static int argmaxText(float[] logits, int eot) {

@@ -49,8 +49,14 @@ final class PreemptibleInference implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel) {
+        return encode(logMel, model.dims().nAudioCtx());
+    }
+
+    @Override
+    public EncodedAudio encode(float[] logMel, int positions) {
         check();
-        EncodedAudio audio = model.encode(logMel);
+        EncodedAudio audio = positions == model.dims().nAudioCtx() ? model.encode(logMel)
+                : model.encode(logMel, positions);
         if (!wanted.getAsBoolean()) {
             audio.close();
             throw new CancellationException("preempted");

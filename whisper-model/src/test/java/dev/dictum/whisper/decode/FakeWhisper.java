@@ -56,6 +56,8 @@ final class FakeWhisper implements WhisperInference {
     final SpecialTokens sp;
     final Script script;
     final List<float[]> encodedWindows = new ArrayList<>();
+    /** Encoder positions of every encode, n_audio_ctx for a whole window. */
+    final List<Integer> encodedPositions = new ArrayList<>();
     final List<String> log = new ArrayList<>();
     final List<int[][]> feeds = new ArrayList<>();
     final List<int[]> reorders = new ArrayList<>();
@@ -103,6 +105,12 @@ final class FakeWhisper implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel) {
+        return encode(logMel, dims.nAudioCtx());
+    }
+
+    @Override
+    public EncodedAudio encode(float[] logMel, int positions) {
+        encodedPositions.add(positions);
         encodedWindows.add(logMel.clone());
         int id = (int) logMel[0];
         return new FakeAudio(id);

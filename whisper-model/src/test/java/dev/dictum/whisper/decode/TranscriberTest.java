@@ -258,4 +258,35 @@ class TranscriberTest {
         assertThat(zero.pieces()).extracting(WindowSegmenter.Piece::end).containsExactly(12.34);
         assertThat(zero.seekAdvance()).isEqualTo(1234);
     }
+
+    @Test
+    void audioThatFitsOneWindowIsEncodedWithTheContextAsked() {
+        FakeWhisper auto = FakeWhisper.english(Scripts.plan(0, Map.of(0, new int[] {ALPHA})));
+        transcribe(auto, new FakeMelSource(1000, false), withoutTimestamps().withEncoderContext(EncoderContext.AUTO));
+        // 1000 frames: 500 positions + 64 margin, rounded up to a multiple of 64
+        assertThat(auto.encodedPositions).containsExactly(576);
+
+        FakeWhisper fixed = FakeWhisper.english(Scripts.plan(0, Map.of(0, new int[] {ALPHA})));
+        transcribe(fixed, new FakeMelSource(1000, false),
+                withoutTimestamps().withEncoderContext(EncoderContext.parse("768")));
+        assertThat(fixed.encodedPositions).containsExactly(768);
+
+        FakeWhisper full = FakeWhisper.english(Scripts.plan(0, Map.of(0, new int[] {ALPHA})));
+        transcribe(full, new FakeMelSource(1000, false), withoutTimestamps());
+        assertThat(full.encodedPositions).containsExactly(1500);
+    }
+
+    @Test
+    void longerOrStillGrowingAudioIsEncodedWhole() {
+        FakeWhisper model = FakeWhisper.english(Scripts.plan(0, Map.of(0, new int[] {ALPHA}, 3000, new int[] {BRAVO})));
+        transcribe(model, new FakeMelSource(4500, false), withoutTimestamps().withEncoderContext(EncoderContext.AUTO));
+        assertThat(model.encodedPositions).containsOnly(1500).hasSizeGreaterThanOrEqualTo(2);
+
+        // while the audio still arrives its length is unknown: the first window is encoded whole
+        FakeWhisper streaming = FakeWhisper.english(Scripts.plan(0, Map.of(0, new int[] {ALPHA}, 3000,
+                new int[] {BRAVO})));
+        transcribe(streaming, new FakeMelSource(4500, true),
+                withoutTimestamps().withEncoderContext(EncoderContext.AUTO));
+        assertThat(streaming.encodedPositions).containsOnly(1500);
+    }
 }

@@ -33,6 +33,8 @@ final class FieldLabels {
             t("transcription.conditionOnPreviousText", "Prompt each part of a long dictation with the text before it",
                     null),
             t("transcription.noSpeechThreshold", "No-speech threshold", "0 to 1; above it a window counts as silent"),
+            t("transcription.audioCtx", "Encoder context", "full (default, most accurate), auto (faster for short"
+                    + " dictations, less accurate with stock models) or 1-1500 positions"),
             t("insertion.method", "Insert with", "Type works where paste does not (some terminals, remote desktops)"),
             t("insertion.pasteKeystroke", "Paste keystroke", null),
             t("insertion.pasteDelayMillis", "Delay before pasting", "Milliseconds"),
