@@ -48,6 +48,7 @@ TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-s
 CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.discovery.RocmScanTest
   dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.gpu.discovery.OldNvidiaDriverTest
   dev.dictum.whisper.gpu.GpuModelTest dev.dictum.whisper.gpu.GpuTrafficTest dev.dictum.whisper.gpu.GpuStepGraphTest
+  dev.dictum.whisper.gpu.GpuEncoderContextTest
   dev.dictum.app.cli.CliDoctorTest
   dev.dictum.app.cli.CliGpuSamplesTest dev.dictum.app.dictation.GpuSpeculationExactnessTest)
 SELECT=()
