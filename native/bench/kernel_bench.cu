@@ -1,15 +1,27 @@
 // Times Dictum's encoder kernels at Whisper's shapes on an NVIDIA GPU and checks them against a
 // float64 reference on sampled outputs (a measurement tool for docs/benchmarks.md, not a test).
 //   nvcc -O3 -arch=sm_90 -I../src/kernels -o kernel_bench kernel_bench.cu && ./kernel_bench
+//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only)
 // Prints, per kernel and shape: median ms of 20 launches (CUDA events), TFLOP/s of the useful
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
 #include "../src/kernels/attention.cu"
+// -DGEMV_BEFORE=path: time an older gemv.cu (its launch: one warp per column, blocks of 256) at the
+// same shapes, for before/after tables (docs/benchmarks.md, "what moved what (GPU decoder)").
+#ifdef GEMV_BEFORE
+#define DG_STR2(p) #p
+#define DG_STR(p) DG_STR2(p)
+#include DG_STR(GEMV_BEFORE)
+#else
 #include "../src/kernels/gemv.cu"
+#endif
+#include "../src/kernels/cross_attention.cu"
+#include "../src/kernels/layer_norm.cu"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -127,8 +139,9 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
     cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dkeys);
 }
 
-// The decoder's GEMV at batch 1 (and 5 beams): GB/s of f16 weights read (the floor's bytes).
-static void gemv_case(int rows, int n, int k) {
+// The decoder's GEMV at batch 1 (and 5 beams): GB/s of f16 weights read (the floor's bytes). The
+// launch is GpuBackend's (block GEMV_BLOCK = 128, grid gemvGrid); `block` overrides it to compare.
+static void gemv_case(int rows, int n, int k, int block = 128) {
     unsigned s = 99 + n;
     std::vector<float> x((size_t) rows * k);
     std::vector<__half> w((size_t) n * k);
@@ -141,10 +154,23 @@ static void gemv_case(int rows, int n, int k) {
     CK(cudaMalloc(&dw, w.size() * 2));
     CK(cudaMemcpy(dx, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
-    int grid = std::min((n + 7) / 8, 65535);
-    float ms = median_ms([&] { gemv_f16<<<grid, 256>>>(dx, dw, nullptr, dout, rows, n, k, 0); });
-    std::vector<float> out((size_t) rows * n);
+    CK(cudaMemset(dout, 0xff, (size_t) rows * n * 4)); // NaN: an output never written shows
+    int warps = block / 32, split = 1;
+#ifdef GEMV_BEFORE
+    block = 256;
+    warps = 8;
+#else
+    while (split * 2 <= warps && (k / 8) / (split * 2) >= 4 * 32) split *= 2;
+#endif
+    int grid = std::min((n + warps / split - 1) / (warps / split), 65535);
+    float ms = median_ms([&] { gemv_f16<<<grid, block>>>(dx, dw, nullptr, dout, rows, n, k, 0); });
+    std::vector<float> out((size_t) rows * n), again((size_t) rows * n);
     CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+    gemv_f16<<<grid, block>>>(dx, dw, nullptr, dout, rows, n, k, 0);
+    CK(cudaMemcpy(again.data(), dout, again.size() * 4, cudaMemcpyDeviceToHost));
+    bool same = std::equal(out.begin(), out.end(), again.begin(), [](float a, float b) {
+        return memcmp(&a, &b, 4) == 0;
+    });
     double num = 0, den = 0;
     for (int i = 0; i < 256; i++) {
         int r = i % rows, c = (i * 104729) % n;
@@ -153,32 +179,101 @@ static void gemv_case(int rows, int n, int k) {
         num += (out[(size_t) r * n + c] - v) * (out[(size_t) r * n + c] - v);
         den += v * v;
     }
-    printf("gemv_f16 %d x %5d x %5d: %8.4f ms %7.0f GB/s of weights  rel err %.2e\n", rows, n, k, ms,
-           2.0 * n * k / ms / 1e6, sqrt(num / den));
+    printf("gemv_f16 %d x %5d x %5d block %3d split %d: %8.4f ms %7.0f GB/s of weights  rel err %.2e%s\n", rows, n,
+           k, block, split, ms, 2.0 * n * k / ms / 1e6, sqrt(num / den), same ? "" : "  RERUN DIFFERS");
     cudaFree(dx); cudaFree(dout); cudaFree(dw);
 }
 
-int main() {
+// The decoder's other per-layer kernels at batch 1, as GpuBackend launches them: cross-attention
+// over one encoded window (f32 keys transposed, f32 values) and a layer norm of one row.
+static void decoder_step_kernels(int d, int heads, int keys) {
+    const int hd = d / heads;
+    unsigned s = 4242 + d;
+    std::vector<float> q(d), kt((size_t) d * keys), v((size_t) keys * d);
+    for (auto& e : q) e = frand(s);
+    for (auto& e : kt) e = frand(s);
+    for (auto& e : v) e = frand(s);
+    float *dq, *dk, *dv, *dout;
+    CK(cudaMalloc(&dq, q.size() * 4));
+    CK(cudaMalloc(&dk, kt.size() * 4));
+    CK(cudaMalloc(&dv, v.size() * 4));
+    CK(cudaMalloc(&dout, (size_t) d * 4));
+    CK(cudaMemcpy(dq, q.data(), q.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dk, kt.data(), kt.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dv, v.data(), v.size() * 4, cudaMemcpyHostToDevice));
+    float* dpart;
+    unsigned* dtickets;
+    CK(cudaMalloc(&dpart, (size_t) 4 * 132 * 258 * 4));
+    CK(cudaMalloc(&dtickets, 4 * 132 * 4));
+    CK(cudaMemset(dtickets, 0, 4 * 132 * 4));
+    std::vector<float> ref(d), got(d);
+    // chunks = 1 with 256 threads is the launch before the split (one block per head); then the
+    // split as GpuBackend.crossChunks picks it (2 × SMs blocks, chunks of ≥ 64 keys, 128 threads).
+    int sms = 132;
+    int split = std::max(1, std::min((2 * sms + heads - 1) / heads, (keys + 63) / 64));
+    for (int chunks : {1, split}) {
+        int block = chunks == 1 ? 256 : 128;
+        int chunk = (keys + chunks - 1) / chunks;
+        int shared = 4 * (chunk + hd + 64 + block);
+        float ms = median_ms([&] {
+            cross_attention_f32<<<dim3(heads, 1, chunks), block, shared>>>(dq, 1, dk, keys, dv, keys, heads, hd, dout,
+                                                                          dpart, dtickets);
+        });
+        CK(cudaMemcpy(chunks == 1 ? ref.data() : got.data(), dout, d * 4, cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (int i = 0; i < d && chunks > 1; i++) {
+            num += (got[i] - ref[i]) * (double) (got[i] - ref[i]);
+            den += (double) ref[i] * ref[i];
+        }
+        printf("cross_attention_f32 1 row, %d keys, %2d heads x %d, %2d chunks, block %d: %8.4f ms %7.0f GB/s of f32 "
+               "K/V  rel diff to 1 chunk %.2e\n", keys, heads, hd, chunks, block, ms, 2.0 * 4 * keys * d / ms / 1e6,
+               den > 0 ? sqrt(num / den) : 0.0);
+    }
+    cudaFree(dpart);
+    cudaFree(dtickets);
+    __half *dg, *db;
+    CK(cudaMalloc(&dg, d * 2));
+    CK(cudaMalloc(&db, d * 2));
+    CK(cudaMemset(dg, 0, d * 2));
+    CK(cudaMemset(db, 0, d * 2));
+    float ms = median_ms([&] { layer_norm_f32<<<1, 256>>>(dq, dg, db, dout, 1, d); });
+    printf("layer_norm_f32 1 x %d: %8.4f ms\n", d, ms);
+    cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dg); cudaFree(db);
+}
+
+int main(int argc, char** argv) {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
-    gemm_case(1500, 1280, 1280, 0);
-    gemm_case(1500, 5120, 1280, 1);
-    gemm_case(1500, 1280, 5120, 0);
-    gemm_case(1500, 384, 384, 0);
-    gemm_case(1500, 768, 3072, 0);
-    gemm_case(1500, 1280, 3840, 0);
-    gemm_case(33, 70, 65, 1);
-    gemv_case(1, 1280, 1280);
-    gemv_case(1, 5120, 1280);
-    gemv_case(1, 1280, 5120);
-    gemv_case(1, 51866, 1280);
-    gemv_case(5, 51866, 1280);
-    gemv_case(3, 1000, 1288);
-    attention_case(1500, 1500, 20, 64, 0);
-    attention_case(1500, 1500, 6, 64, 0);
-    attention_case(1500, 1500, 4, 33, 0);
-    attention_case(5, 448, 20, 64, 1);
-    attention_case(37, 100, 3, 128, 1);
+    const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
+    if (!gemvOnly) {
+        gemm_case(1500, 1280, 1280, 0);
+        gemm_case(1500, 5120, 1280, 1);
+        gemm_case(1500, 1280, 5120, 0);
+        gemm_case(1500, 384, 384, 0);
+        gemm_case(1500, 768, 3072, 0);
+        gemm_case(1500, 1280, 3840, 0);
+        gemm_case(33, 70, 65, 1);
+    }
+    // The decoder's GEMVs: large-v3 / turbo (d 1280), small (768), tiny (384); the logits; beams.
+    const int gemv_shapes[][3] = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280},
+                                  {1, 768, 768}, {1, 3072, 768}, {1, 768, 3072}, {1, 51866, 768},
+                                  {1, 384, 384}, {1, 1536, 384}, {1, 384, 1536}, {1, 51866, 384},
+                                  {5, 1280, 1280}, {5, 1280, 5120}, {5, 51866, 1280}, {3, 1000, 1288}};
+    for (auto& g : gemv_shapes) gemv_case(g[0], g[1], g[2]);
+    if (!gemvOnly) {
+        for (int block : {64, 256}) {
+            gemv_case(1, 1280, 1280, block);
+            gemv_case(1, 1280, 5120, block);
+            gemv_case(1, 51866, 1280, block);
+        }
+        decoder_step_kernels(1280, 20, 1500);
+        decoder_step_kernels(384, 6, 1500);
+        attention_case(1500, 1500, 20, 64, 0);
+        attention_case(1500, 1500, 6, 64, 0);
+        attention_case(1500, 1500, 4, 33, 0);
+        attention_case(5, 448, 20, 64, 1);
+        attention_case(37, 100, 3, 128, 1);
+    }
     return 0;
 }

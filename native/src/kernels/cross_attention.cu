@@ -1,20 +1,34 @@
 // Decoder cross-attention, as Backend.crossAttention: a few query rows against one encoded
 // window (1500 keys) whose keys are stored transposed (channel c of key j at c * keysStride + j),
-// so the score loop reads keysT coalesced along the keys. One block per (head, row): all scores
-// in shared memory, block reductions for the max and the sum, then P·V with the block split into
-// blockDim / headDim groups of headDim threads (each group a strided share of the keys).
+// so the score loop reads keysT coalesced along the keys.
+//
+// Split over the keys ("flash decoding"): a decoded token has 1 row × heads (6–20) pairs, and one
+// block per pair left 112 of an H100's 132 SMs idle while 20 read 15 MB of K/V per layer. Here
+// gridDim.z blocks share a (head, row), each taking a contiguous chunk of the keys: scores in
+// shared memory, block reductions for the chunk's max m and sum l = Σ exp(s - m), then P·V with
+// the block split into blockDim / headDim groups of headDim threads. With one chunk the block
+// writes out directly. Otherwise it writes (m, l, acc[headDim]) to `partial`, and the last of the
+// pair's blocks to finish (a ticket counter, reset by that block for the next launch) rescales
+// and adds the chunks **in chunk order**: the ticket only picks who adds, never the order, so the
+// result is the same bits on every run.
 #include "block_reduce.cuh"
 
 extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const float* q, int rows, const float* keysT,
                                                                        int keysStride, const float* values, int keys,
-                                                                       int heads, int headDim, float* out) {
+                                                                       int heads, int headDim, float* out,
+                                                                       float* partial, unsigned int* tickets) {
     extern __shared__ float sm[];
     const int hd = headDim;
-    float* s = sm;              // [keys]
-    float* qh = s + keys;       // [hd]
-    float* redMax = qh + hd;    // [32]
+    const int chunks = gridDim.z;
+    const int chunk = (keys + chunks - 1) / chunks;
+    const int k0 = blockIdx.z * chunk;
+    const int nk = max(0, min(keys, k0 + chunk) - k0);
+    float* s = sm;               // [chunk]
+    float* qh = s + chunk;       // [hd]
+    float* redMax = qh + hd;     // [32]
     float* redSum = redMax + 32; // [32]
-    float* part = redSum + 32;  // [blockDim]
+    float* part = redSum + 32;   // [blockDim]
+    __shared__ unsigned int lastFlag;
 
     const int h = blockIdx.x;
     const int r = blockIdx.y;
@@ -28,9 +42,10 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     __syncthreads();
 
     float mx = -DG_INF;
-    const float* kh = keysT + (long long) h * hd * keysStride;
-    for (int j = tid; j < keys; j += blockDim.x) {
+    const float* kh = keysT + (long long) h * hd * keysStride + k0;
+    for (int j = tid; j < nk; j += blockDim.x) {
         float dot = 0.0f;
+#pragma unroll 16
         for (int d = 0; d < hd; d++) {
             dot = fmaf(qh[d], kh[(long long) d * keysStride + j], dot);
         }
@@ -41,7 +56,7 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     mx = dg_block_max(mx, redMax);
 
     float sum = 0.0f;
-    for (int j = tid; j < keys; j += blockDim.x) {
+    for (int j = tid; j < nk; j += blockDim.x) {
         const float e = expf(s[j] - mx);
         s[j] = e;
         sum += e;
@@ -53,18 +68,64 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     const int d = tid - g * hd;
     if (g < groups) {
         float acc = 0.0f;
-        const float* vh = values + h * hd + d;
-        for (int j = g; j < keys; j += groups) {
+        const float* vh = values + (long long) k0 * width + h * hd + d;
+#pragma unroll 8
+        for (int j = g; j < nk; j += groups) {
             acc = fmaf(s[j], vh[(long long) j * width], acc);
         }
         part[g * hd + d] = acc;
     }
     __syncthreads();
+    const long long pair = (long long) r * heads + h;
+    if (chunks == 1) {
+        if (tid < hd) {
+            float t = 0.0f;
+            for (int i = 0; i < groups; i++) {
+                t += part[i * hd + tid];
+            }
+            out[(long long) r * width + h * hd + tid] = t * (1.0f / sum);
+        }
+        return; // uniform: chunks is the same for every block
+    }
+    float* mine = partial + (pair * chunks + blockIdx.z) * (hd + 2);
     if (tid < hd) {
         float t = 0.0f;
         for (int i = 0; i < groups; i++) {
             t += part[i * hd + tid];
         }
-        out[(long long) r * width + h * hd + tid] = t * (1.0f / sum);
+        mine[2 + tid] = t;
+    }
+    if (tid == 0) {
+        mine[0] = mx;
+        mine[1] = sum;
+    }
+    __threadfence(); // this block's partial is visible to the whole device before its ticket
+    __syncthreads();
+    if (tid == 0) {
+        lastFlag = atomicAdd(tickets + pair, 1u) == (unsigned int) (chunks - 1) ? 1u : 0u;
+    }
+    __syncthreads();
+    if (lastFlag == 0u) {
+        return; // uniform over the block
+    }
+    __threadfence();
+    // The last block: every chunk's partial is written. Read them past the (incoherent) L1.
+    const volatile float* all = partial + pair * chunks * (hd + 2);
+    float m = -DG_INF;
+    for (int c = 0; c < chunks; c++) {
+        m = fmaxf(m, all[c * (hd + 2)]);
+    }
+    if (tid < hd) {
+        float l = 0.0f;
+        float t = 0.0f;
+        for (int c = 0; c < chunks; c++) {
+            const float f = expf(all[c * (hd + 2)] - m); // an empty chunk has m = -inf: f = 0
+            l = fmaf(all[c * (hd + 2) + 1], f, l);
+            t = fmaf(all[c * (hd + 2) + 2 + tid], f, t);
+        }
+        out[(long long) r * width + h * hd + tid] = t / l;
+    }
+    if (tid == 0) {
+        tickets[pair] = 0u; // ready for the next launch (graph replays reuse the counters)
     }
 }

@@ -1,26 +1,83 @@
-// out = epilogue(x · wᵀ + bias) for few rows (one decoded token per beam): memory-bound on w, so
-// each warp takes one output column j and streams row j of w exactly once per 8 rows of x, and
-// reduces its lanes' partial sums with shuffles. Grid-stride over columns. The widest loads the
-// addresses allow: 16 bytes of w (8 halves) and 2 x float4 of x per lane when k % 8 == 0 and both
-// are 16-byte aligned; half2 / float2 when k is even and they are 4- / 8-byte aligned; scalar
-// otherwise (any k, any offset the host passes).
+// out = epilogue(x · wᵀ + bias) for few rows (one decoded token per beam). Memory-bound on w: the
+// point is to keep enough bytes of w in flight that the GPU's copy rate, not the load latency, sets
+// the time (Little's law: ~3 TB/s × ~0.6 µs ≈ 2 MB in flight over the chip, ≥ 16 KB per SM).
+//
+// Work split: `split` warps of a block share one output column j, each streaming a contiguous slice
+// of row j of w (split > 1 only for long rows, k = 4·d of the MLP's down projection, so that a
+// 1280 × 5120 GEMV has 4× as many warps in flight as columns); a block holds blockDim / W / split
+// columns. Every lane issues all DG_GEMV_UNROLL of its loads of w before the first FMA (the loads
+// are predicated, not branched, so the compiler can hoist them), then multiplies them against up to
+// DG_GEMV_ROWS rows of x. The slices' partial sums meet in shared memory and the slice-0 warp adds
+// them in slice order: no atomics, the same bits on every run. Grid-stride over column groups.
+//
+// Loads: 16 bytes of w (8 halves) and 2 × float4 of x per lane when k % 8 == 0 and both are 16-byte
+// aligned; half2 / float2 when k is even and they are 4- / 8-byte aligned; scalar otherwise (any k,
+// any offset the host passes). W (warpSize) is read at run time: 32 on NVIDIA and RDNA wave32, 64
+// on GCN/CDNA; nothing below assumes either.
 #include "dictum_gpu.h"
 
 #define DG_GEMV_ROWS 8
+#define DG_GEMV_UNROLL 8
+#define DG_GEMV_MAX_WARPS 8 // 256 threads of W = 32 (the launch bound below)
 
-extern "C" __global__ void __launch_bounds__(1024) gemv_f16(const float* x, const __half* w, const __half* bias,
+#if defined(__HIP__)
+#define DG_LDG(p) (*(p))
+#else
+#define DG_LDG(p) __ldg(p) // read-only path: w and x are never written by this kernel
+#endif
+
+// Warps per output column for a row of k elements: the largest power of two ≤ warps whose slices
+// still hold ≥ 4 loads of 16 bytes per lane (a shorter slice costs more in its reduction than it
+// gains in loads in flight). GpuBackend.gemvSplit computes the same to size the grid.
+__device__ __forceinline__ int dg_gemv_split(int k, int warps, int w) {
+    int s = 1;
+    while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * w) {
+        s *= 2;
+    }
+    return s;
+}
+
+__device__ __forceinline__ void dg_fma8(const uint4 raw, const float4 a, const float4 c, float& acc) {
+    const __half2* h = reinterpret_cast<const __half2*>(&raw);
+    const float2 w0 = __half22float2(h[0]);
+    const float2 w1 = __half22float2(h[1]);
+    const float2 w2 = __half22float2(h[2]);
+    const float2 w3 = __half22float2(h[3]);
+    float t = acc;
+    t = fmaf(w0.x, a.x, t);
+    t = fmaf(w0.y, a.y, t);
+    t = fmaf(w1.x, a.z, t);
+    t = fmaf(w1.y, a.w, t);
+    t = fmaf(w2.x, c.x, t);
+    t = fmaf(w2.y, c.y, t);
+    t = fmaf(w3.x, c.z, t);
+    acc = fmaf(w3.y, c.w, t);
+}
+
+extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const __half* w, const __half* bias,
                                                             float* out, int rows, int n, int k, int epilogue) {
-    const int lane = threadIdx.x % warpSize;
-    const int warpsPerBlock = blockDim.x / warpSize;
-    const bool paired = (k % 2 == 0) && (((unsigned long long) w & 3ull) == 0)
-            && (((unsigned long long) x & 7ull) == 0);
-    const int pairs = k / 2;
+    __shared__ float part[DG_GEMV_MAX_WARPS][DG_GEMV_ROWS];
+    const int W = warpSize;
+    const int lane = threadIdx.x % W;
+    const int warp = threadIdx.x / W;
+    const int warps = blockDim.x / W;
     const bool wide = (k % 8 == 0) && (((unsigned long long) w & 15ull) == 0)
             && (((unsigned long long) x & 15ull) == 0);
-    const int octets = k / 8;
-    for (int j = blockIdx.x * warpsPerBlock + threadIdx.x / warpSize; j < n; j += gridDim.x * warpsPerBlock) {
-        const __half* wr = w + (long long) j * k;
-        const float b = bias ? __half2float(bias[j]) : 0.0f;
+    const bool paired = !wide && (k % 2 == 0) && (((unsigned long long) w & 3ull) == 0)
+            && (((unsigned long long) x & 7ull) == 0);
+    const int split = dg_gemv_split(k, warps, W);
+    const int cols = warps / split; // columns per block
+    const int slice = warp % split;
+    // This warp's share of the row, in units of the load width (8, 2 or 1 halves).
+    const int units = wide ? k / 8 : paired ? k / 2 : k;
+    const int per = (units + split - 1) / split;
+    const int lo = min(units, slice * per);
+    const int hi = min(units, lo + per);
+
+    for (int j0 = blockIdx.x * cols; j0 < n; j0 += gridDim.x * cols) { // uniform over the block
+        const int j = j0 + warp / split;
+        const bool live = warp < cols * split && j < n;
+        const __half* wr = w + (long long) (live ? j : 0) * k;
         for (int r0 = 0; r0 < rows; r0 += DG_GEMV_ROWS) {
             const int nr = min(DG_GEMV_ROWS, rows - r0);
             const float* xr = x + (long long) r0 * k;
@@ -29,49 +86,55 @@ extern "C" __global__ void __launch_bounds__(1024) gemv_f16(const float* x, cons
             for (int r = 0; r < DG_GEMV_ROWS; r++) {
                 acc[r] = 0.0f;
             }
-            if (wide) {
+            if (live && wide) {
                 const uint4* w8 = reinterpret_cast<const uint4*>(wr);
-                for (int i = lane; i < octets; i += warpSize) {
-                    const uint4 raw = w8[i];
-                    const unsigned int words[4] = {raw.x, raw.y, raw.z, raw.w};
-                    float wf[8];
+                for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
+                    uint4 wv[DG_GEMV_UNROLL];
 #pragma unroll
-                    for (int h = 0; h < 4; h++) {
-                        wf[2 * h] = __half2float(__ushort_as_half((unsigned short) (words[h] & 0xffffu)));
-                        wf[2 * h + 1] = __half2float(__ushort_as_half((unsigned short) (words[h] >> 16)));
+                    for (int u = 0; u < DG_GEMV_UNROLL; u++) { // every load first ...
+                        const int i = base + u * W + lane;
+                        wv[u] = i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
                     }
 #pragma unroll
-                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                        if (r < nr) {
-                            const float4* x4 = reinterpret_cast<const float4*>(xr + (long long) r * k) + 2 * i;
-                            const float4 a = x4[0];
-                            const float4 c = x4[1];
-                            float t = acc[r];
-                            t = fmaf(wf[0], a.x, t);
-                            t = fmaf(wf[1], a.y, t);
-                            t = fmaf(wf[2], a.z, t);
-                            t = fmaf(wf[3], a.w, t);
-                            t = fmaf(wf[4], c.x, t);
-                            t = fmaf(wf[5], c.y, t);
-                            t = fmaf(wf[6], c.z, t);
-                            acc[r] = fmaf(wf[7], c.w, t);
+                    for (int u = 0; u < DG_GEMV_UNROLL; u++) { // ... then the arithmetic
+                        const int i = base + u * W + lane;
+                        if (i < hi) {
+#pragma unroll
+                            for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                                if (r < nr) {
+                                    const float4* x4 = reinterpret_cast<const float4*>(xr + (long long) r * k) + 2 * i;
+                                    dg_fma8(wv[u], DG_LDG(x4), DG_LDG(x4 + 1), acc[r]);
+                                }
+                            }
                         }
                     }
                 }
-            } else if (paired) {
+            } else if (live && paired) {
                 const __half2* w2 = reinterpret_cast<const __half2*>(wr);
-                for (int i = lane; i < pairs; i += warpSize) {
-                    const float2 wf = __half22float2(w2[i]);
+                for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
+                    __half2 wv[DG_GEMV_UNROLL];
 #pragma unroll
-                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                        if (r < nr) {
-                            const float2 xv = reinterpret_cast<const float2*>(xr + (long long) r * k)[i];
-                            acc[r] = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc[r]));
+                    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                        const int i = base + u * W + lane;
+                        wv[u] = i < hi ? w2[i] : __floats2half2_rn(0.0f, 0.0f);
+                    }
+#pragma unroll
+                    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                        const int i = base + u * W + lane;
+                        if (i < hi) {
+                            const float2 wf = __half22float2(wv[u]);
+#pragma unroll
+                            for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                                if (r < nr) {
+                                    const float2 xv = reinterpret_cast<const float2*>(xr + (long long) r * k)[i];
+                                    acc[r] = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc[r]));
+                                }
+                            }
                         }
                     }
                 }
-            } else {
-                for (int i = lane; i < k; i += warpSize) {
+            } else if (live) {
+                for (int i = lo + lane; i < hi; i += W) {
                     const float wf = __half2float(wr[i]);
 #pragma unroll
                     for (int r = 0; r < DG_GEMV_ROWS; r++) {
@@ -83,9 +146,30 @@ extern "C" __global__ void __launch_bounds__(1024) gemv_f16(const float* x, cons
             }
 #pragma unroll
             for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                acc[r] = dg_warp_sum(acc[r]); // every lane takes part: the loop above is warp-uniform
+                acc[r] = dg_warp_sum(acc[r]); // every lane of every warp takes part (uniform control flow)
             }
-            if (lane == 0) {
+            if (split > 1) {
+                if (lane == 0) {
+#pragma unroll
+                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                        part[warp][r] = acc[r];
+                    }
+                }
+                __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
+                if (slice == 0 && lane == 0) {
+#pragma unroll
+                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                        float t = part[warp][r];
+                        for (int s = 1; s < split; s++) {
+                            t += part[warp + s][r]; // slice order: the same sum on every run
+                        }
+                        acc[r] = t;
+                    }
+                }
+                __syncthreads(); // part is reused by the next pass
+            }
+            if (live && slice == 0 && lane == 0) {
+                const float b = bias ? __half2float(bias[j]) : 0.0f;
 #pragma unroll
                 for (int r = 0; r < DG_GEMV_ROWS; r++) {
                     if (r < nr) {

@@ -32,6 +32,17 @@ public final class GpuBackend implements Backend {
     /** Rows up to which a linear runs as GEMV (streams W once) rather than the tiled GEMM. */
     static final int GEMV_MAX_ROWS = 8;
     static final int BLOCK = 256;
+    /**
+     * GEMV block: 4 warps of 32 (2 waves of 64), so a 1280-column projection is 320 blocks and
+     * spreads over an H100's 132 SMs within 3 blocks of each other (256 threads left 28 SMs with
+     * twice the bytes of the rest).
+     */
+    static final int GEMV_BLOCK = 128;
+    /** cross_attention_f32's block: chunks of ~100 keys keep 128 threads busy. */
+    static final int CROSS_BLOCK = 128;
+    static final int CROSS_SLOTS_PER_SM = 4;
+    /** One partial: max, sum and headDim accumulators (heads up to 256 wide split; wider ones don't). */
+    static final int CROSS_SLOT_FLOATS = 258;
     private static final int MAX_GRID = 65535;
     private static final long RING_DEVICE_BYTES = Staging.RING_BYTES;
 
@@ -43,6 +54,12 @@ public final class GpuBackend implements Backend {
     private final DeviceBuffer ringOnDevice;
     private final List<GpuWeight> weights = new ArrayList<>();
     private DeviceBuffer rawScratch;
+    /**
+     * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
+     * size and never moved, since a captured decoder-step graph holds their addresses.
+     */
+    private DeviceBuffer crossPartials;
+    private DeviceBuffer crossTickets;
     private int layerNormBlock = BLOCK;
     private boolean closed;
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
@@ -217,11 +234,30 @@ public final class GpuBackend implements Backend {
                     case ADD -> 2;
                 });
         if (rows <= GEMV_MAX_ROWS) {
-            int warps = BLOCK / device.props().warpSize();
-            kernel("gemv", "gemv_f16").launch(stream, Math.min(ceil(n, warps), MAX_GRID), 1, 1, BLOCK, 0, a);
+            int warp = device.props().warpSize();
+            kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
         } else {
             kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
         }
+    }
+
+    /**
+     * Warps that share one output column of gemv_f16 for rows of {@code k} halves: as the kernel's
+     * dg_gemv_split (gemv.cu), the largest power of two within the block whose slices keep ≥ 4
+     * loads of 16 bytes per lane.
+     */
+    static int gemvSplit(int k, int warps, int warp) {
+        int s = 1;
+        while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * warp) {
+            s *= 2;
+        }
+        return s;
+    }
+
+    /** Blocks of {@link #GEMV_BLOCK} threads that cover {@code n} columns in one pass (capped). */
+    static int gemvGrid(int n, int k, int warp) {
+        int warps = GEMV_BLOCK / warp;
+        return Math.min(ceil(n, warps / gemvSplit(k, warps, warp)), MAX_GRID);
     }
 
     @Override
@@ -328,15 +364,41 @@ public final class GpuBackend implements Backend {
         if (rows == 0) {
             return;
         }
-        int block = Math.max(BLOCK, ceil(headDim, device.props().warpSize()) * device.props().warpSize());
-        int shared = 4 * (keys + headDim + 64 + block);
+        int warp = device.props().warpSize();
+        int chunks = crossChunks(rows, keys, heads, headDim, device.props().multiprocessors());
+        int chunk = ceil(keys, chunks);
+        int block = Math.max(CROSS_BLOCK, ceil(headDim, warp) * warp);
+        int shared = 4 * (chunk + headDim + 64 + block);
         if (shared > 48 * 1024) {
             throw new IllegalArgumentException("cross-attention over " + keys + " keys needs " + shared
                     + " bytes of shared memory (48 KiB at most)");
         }
-        kernel("cross_attention", "cross_attention_f32").launch(stream, heads, rows, 1, block, shared,
+        if (crossPartials == null) {
+            int slots = CROSS_SLOTS_PER_SM * device.props().multiprocessors();
+            crossPartials = device.allocate(4L * slots * CROSS_SLOT_FLOATS);
+            crossTickets = device.allocate(4L * slots);
+            stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
+        }
+        kernel("cross_attention", "cross_attention_f32").launch(stream, heads, rows, chunks, block, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
-                        .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0)));
+                        .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0))
+                        .ptr(crossPartials.address()).ptr(crossTickets.address()));
+    }
+
+    /**
+     * Blocks per (head, row) of cross_attention_f32: enough that a decoded token's few (head, row)
+     * pairs fill the GPU about twice (a large-v3 token: 20 pairs, 14 chunks of 108 keys on 132 SMs),
+     * chunks of at least 64 keys; one chunk (no partials) once the pairs alone fill it twice or a
+     * head is wider than a partial slot. The partials then always fit the fixed
+     * {@code CROSS_SLOTS_PER_SM × SMs} slots: pairs × ceil(2·SMs / pairs) < 2·SMs + pairs < 4·SMs.
+     */
+    static int crossChunks(int rows, int keys, int heads, int headDim, int multiprocessors) {
+        long pairs = (long) rows * heads;
+        long fill = 2L * multiprocessors;
+        if (pairs >= fill || headDim + 2 > CROSS_SLOT_FLOATS) {
+            return 1;
+        }
+        return (int) Math.max(1, Math.min((fill + pairs - 1) / pairs, ceil(keys, 64)));
     }
 
     @Override
@@ -439,6 +501,10 @@ public final class GpuBackend implements Backend {
             weights.clear();
             if (rawScratch != null) {
                 rawScratch.close();
+            }
+            if (crossPartials != null) {
+                crossPartials.close();
+                crossTickets.close();
             }
             staging.close();
             ringOnDevice.close();

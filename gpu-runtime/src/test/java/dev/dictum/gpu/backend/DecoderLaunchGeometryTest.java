@@ -1,0 +1,52 @@
+package dev.dictum.gpu.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The host's launch geometry for the decoder kernels (runs without a GPU): gemv_f16's column split
+ * must be the kernel's dg_gemv_split (the grid is sized from it), and cross_attention_f32's chunks
+ * must always fit the fixed partial slots that a captured decoder-step graph points at.
+ */
+class DecoderLaunchGeometryTest {
+    @Test
+    void gemvSplitsOnlyLongRows() {
+        // 4 warps of 32: k = 1280 (160 loads of 16 bytes) stays one warp per column; k = 5120 (the
+        // MLP's down projection) 4 warps of 160 loads; small's 3072 2 warps; tiny's 1536 one.
+        assertThat(GpuBackend.gemvSplit(1280, 4, 32)).isEqualTo(1);
+        assertThat(GpuBackend.gemvSplit(5120, 4, 32)).isEqualTo(4);
+        assertThat(GpuBackend.gemvSplit(3072, 4, 32)).isEqualTo(2);
+        assertThat(GpuBackend.gemvSplit(1536, 4, 32)).isEqualTo(1);
+        assertThat(GpuBackend.gemvSplit(5120, 2, 64)).isEqualTo(2); // wave64: 2 waves per block
+        assertThat(GpuBackend.gemvSplit(7, 4, 32)).isEqualTo(1);
+    }
+
+    @Test
+    void gemvGridCoversEveryColumnOnce() {
+        assertThat(GpuBackend.gemvGrid(1280, 1280, 32)).isEqualTo(320);
+        assertThat(GpuBackend.gemvGrid(1280, 5120, 32)).isEqualTo(1280);
+        assertThat(GpuBackend.gemvGrid(51866, 1280, 32)).isEqualTo(12967);
+        assertThat(GpuBackend.gemvGrid(1, 32, 32)).isEqualTo(1);
+    }
+
+    @Test
+    void crossChunksFillTheGpuAndFitTheSlots() {
+        assertThat(GpuBackend.crossChunks(1, 1500, 20, 64, 132)).isEqualTo(14); // large-v3 token, H100
+        assertThat(GpuBackend.crossChunks(1, 1500, 6, 64, 132)).isEqualTo(24); // tiny: 64-key floor
+        assertThat(GpuBackend.crossChunks(1, 1500, 20, 64, 40)).isEqualTo(4); // RX 5700 XT: 40 CUs
+        assertThat(GpuBackend.crossChunks(14, 1500, 20, 64, 132)).isEqualTo(1); // 280 pairs fill it
+        assertThat(GpuBackend.crossChunks(1, 1500, 2, 300, 132)).isEqualTo(1); // wider than a slot
+        assertThat(GpuBackend.crossChunks(1, 1, 1, 1, 132)).isEqualTo(1);
+        for (int sms : new int[] {1, 40, 132}) {
+            for (int pairs = 1; pairs <= 600; pairs++) {
+                int chunks = GpuBackend.crossChunks(pairs, 1500, 1, 64, sms);
+                if (chunks == 1) {
+                    continue; // one chunk writes its output directly: no partials, no tickets
+                }
+                assertThat((long) pairs * chunks).as("%d SMs, %d pairs", sms, pairs)
+                        .isLessThanOrEqualTo((long) GpuBackend.CROSS_SLOTS_PER_SM * sms);
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.dictum.gpu.backend;
+
+import static dev.dictum.gpu.backend.Gpus.poisoned;
+import static dev.dictum.gpu.backend.Gpus.read;
+import static dev.dictum.gpu.backend.Gpus.relErr;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.cpu.CpuBackend;
+import dev.dictum.gpu.cpu.TestWeights;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The decoder's kernels as a decoded token uses them (issue 12): gemv_f16 with its column split
+ * (several warps per output for long rows) on each of its load paths, and cross_attention_f32 split
+ * over the keys, against the CPU backend in f32 (‖got − want‖ / ‖want‖ ≤ 1e-5, as GpuOpsTest: f16
+ * weights are exact, only the summation order differs), outputs poisoned with NaN and guarded; and
+ * run twice, bit for bit the same (the splits add their partials in a fixed order, no atomics in the
+ * arithmetic: a result that changed between runs would be a race).
+ */
+class GpuDecoderOpsTest {
+    private static final CpuBackend CPU = new CpuBackend();
+    private static long seed = System.nanoTime();
+
+    static Stream<Arguments> gemvCases() {
+        List<Arguments> out = new ArrayList<>();
+        // rows, n, k: large-v3/turbo's projections, MLP and logits; small's and tiny's MLP; beams;
+        // split rows with uneven slices (4104 = 8·513, 4098 even, 4097 odd); a 9-row pass.
+        int[][] shapes = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280}, {1, 768, 3072},
+            {1, 384, 1536}, {5, 1280, 5120}, {8, 1000, 1288}, {3, 77, 4104}, {2, 33, 4098}, {1, 5, 4097}};
+        for (String api : List.of("cuda", "hip")) {
+            for (int[] s : shapes) {
+                // x offset 0: 16-byte loads; 2 floats: half2/float2 loads; 1 float: scalar loads.
+                for (int offset : new int[] {0, 2, 1}) {
+                    out.add(Arguments.of(api, s[0], s[1], s[2], offset));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} rows={1} n={2} k={3} x offset={4}")
+    @MethodSource("gemvCases")
+    void gemvMatchesTheCpuOnEveryLoadPathAndRepeatsBitForBit(String api, int rows, int n, int k, int offset) {
+        GpuBackend gpu = Gpus.backend(api);
+        HostTensor w = TestWeights.random(DType.F16, n, k, seed++);
+        HostTensor b = TestWeights.random(DType.F16, 1, n, seed++);
+        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        float[] x = TestWeights.activations(rows * k, seed++);
+        float[] initial = TestWeights.activations(rows * n, seed++);
+        Weight gw = gpu.upload(w);
+        Weight gb = gpu.upload(bias);
+        Weight cw = CPU.upload(w);
+        Weight cb = CPU.upload(bias);
+        for (Epilogue e : Epilogue.values()) {
+            float[] want = e == Epilogue.ADD ? initial.clone() : new float[rows * n];
+            try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(want.length)) {
+                CPU.upload(x, 0, cx, 0, x.length);
+                CPU.upload(want, 0, co, 0, want.length);
+                CPU.linear(cx, 0, rows, cw, cb, co, 0, e);
+                CPU.download(co, 0, want, 0, want.length);
+            }
+            float[] first = null;
+            for (int run = 0; run < 2; run++) {
+                try (Buffer gx = gpu.allocate(x.length + offset); Buffer go = poisoned(gpu, want.length)) {
+                    gpu.upload(x, 0, gx, offset, x.length);
+                    if (e == Epilogue.ADD) {
+                        gpu.upload(initial, 0, go, 0, initial.length);
+                    }
+                    gpu.linear(gx, offset, rows, gw, gb, go, 0, e);
+                    float[] got = read(gpu, go, want.length);
+                    if (run == 0) {
+                        assertThat(relErr(got, want)).as("%s epilogue %s", api, e).isLessThanOrEqualTo(1e-5);
+                        first = got;
+                    } else {
+                        assertThat(Arrays.equals(got, first)).as("%s epilogue %s: second run, same bits", api, e)
+                                .isTrue();
+                    }
+                }
+            }
+        }
+    }
+
+    static Stream<Arguments> crossCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            // rows, keys, heads, headDim: a token of large-v3 (20 pairs → 14 chunks on an H100), of
+            // tiny (6 pairs → 24 chunks of 63 keys), 5 beams of large-v3, a shortened window, an odd
+            // head width with a short last chunk, and pairs enough for one chunk.
+            int[][] shapes = {{1, 1500, 20, 64}, {1, 1500, 6, 64}, {5, 1500, 20, 64}, {1, 700, 20, 64},
+                {2, 1000, 3, 24}, {40, 1500, 20, 64}};
+            for (int[] s : shapes) {
+                out.add(Arguments.of(api, s[0], s[1], s[2], s[3]));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} rows={1} keys={2} heads={3} headDim={4}")
+    @MethodSource("crossCases")
+    void splitCrossAttentionMatchesTheCpuAndRepeatsBitForBit(String api, int rows, int keys, int heads,
+            int headDim) {
+        GpuBackend gpu = Gpus.backend(api);
+        int d = heads * headDim;
+        int keysStride = keys + 4;
+        float[] q = TestWeights.activations(rows * d, seed++);
+        float[] kt = TestWeights.activations(d * keysStride, seed++);
+        float[] v = TestWeights.activations(keys * d, seed++);
+        float[] want = new float[rows * d];
+        try (Buffer cq = CPU.allocate(q.length); Buffer ck = CPU.allocate(kt.length); Buffer cv = CPU.allocate(v.length);
+                Buffer co = CPU.allocate(want.length)) {
+            CPU.upload(q, 0, cq, 0, q.length);
+            CPU.upload(kt, 0, ck, 0, kt.length);
+            CPU.upload(v, 0, cv, 0, v.length);
+            CPU.crossAttention(cq, rows, ck, keysStride, cv, keys, heads, headDim, co);
+            CPU.download(co, 0, want, 0, want.length);
+        }
+        try (Buffer gq = gpu.allocate(q.length); Buffer gk = gpu.allocate(kt.length); Buffer gv = gpu.allocate(v.length)) {
+            gpu.upload(q, 0, gq, 0, q.length);
+            gpu.upload(kt, 0, gk, 0, kt.length);
+            gpu.upload(v, 0, gv, 0, v.length);
+            float[] first = null;
+            for (int run = 0; run < 3; run++) { // the tickets must be back at 0 after every launch
+                try (Buffer go = poisoned(gpu, want.length)) {
+                    gpu.crossAttention(gq, rows, gk, keysStride, gv, keys, heads, headDim, go);
+                    float[] got = read(gpu, go, want.length);
+                    if (run == 0) {
+                        assertThat(relErr(got, want)).isLessThanOrEqualTo(1e-5);
+                        first = got;
+                    } else {
+                        assertThat(Arrays.equals(got, first)).as("run %d, same bits", run).isTrue();
+                    }
+                }
+            }
+        }
+    }
+}
