@@ -58,8 +58,8 @@ public final class GpuBackend implements Backend {
      * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
      * size and never moved, since a captured decoder-step graph holds their addresses.
      */
-    private DeviceBuffer crossPartials;
-    private DeviceBuffer crossTickets;
+    private final DeviceBuffer crossPartials;
+    private final DeviceBuffer crossTickets;
     private int layerNormBlock = BLOCK;
     private boolean closed;
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
@@ -72,6 +72,12 @@ public final class GpuBackend implements Backend {
         this.kernels = new KernelCache(device, KernelImages.load());
         this.ringOnDevice = device.allocate(RING_DEVICE_BYTES);
         this.staging = new Staging(driver, stream, ringOnDevice);
+        // Allocated here, not at the first cross-attention: no allocation may happen while a
+        // decoder step is being captured, and a captured graph keeps these addresses.
+        int slots = CROSS_SLOTS_PER_SM * device.props().multiprocessors();
+        this.crossPartials = device.allocate(4L * slots * CROSS_SLOT_FLOATS);
+        this.crossTickets = device.allocate(4L * slots);
+        stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
                 : "0".equals(System.getenv("DICTUM_CUDA_GRAPHS")) ? "DICTUM_CUDA_GRAPHS=0" : null;
     }
@@ -373,12 +379,6 @@ public final class GpuBackend implements Backend {
             throw new IllegalArgumentException("cross-attention over " + keys + " keys needs " + shared
                     + " bytes of shared memory (48 KiB at most)");
         }
-        if (crossPartials == null) {
-            int slots = CROSS_SLOTS_PER_SM * device.props().multiprocessors();
-            crossPartials = device.allocate(4L * slots * CROSS_SLOT_FLOATS);
-            crossTickets = device.allocate(4L * slots);
-            stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
-        }
         kernel("cross_attention", "cross_attention_f32").launch(stream, heads, rows, chunks, block, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
                         .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0))
@@ -502,10 +502,8 @@ public final class GpuBackend implements Backend {
             if (rawScratch != null) {
                 rawScratch.close();
             }
-            if (crossPartials != null) {
-                crossPartials.close();
-                crossTickets.close();
-            }
+            crossPartials.close();
+            crossTickets.close();
             staging.close();
             ringOnDevice.close();
             kernels.close();

@@ -1,0 +1,256 @@
+// Runs the decoder's kernels (gemv_f16, cross_attention_f32) on the CPU, one std::thread per GPU
+// thread, block after block, against a float64 reference; a check of their indexing, splits,
+// predicates, reductions and tickets where no GPU is at hand (it says nothing about speed).
+//   native/bench/kernel_emu.sh        (g++ -std=c++20 with the CUDA headers; no GPU needed)
+// Emulated: __syncthreads (a barrier of the block), warp shuffles (a barrier of the warp: a lane
+// that skips a shuffle its warp takes hangs the run, as it would be undefined on a GPU), shared
+// memory (one copy per block: blocks run one at a time, in a given order — forward, or reversed to
+// show that the ticket's winner does not change the bits), atomics, fences. warpSize 32 or 64.
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <cuda_fp16.h>
+#include <vector_functions.h>
+#include <vector_types.h>
+
+struct EmuDim {
+    unsigned x = 1, y = 1, z = 1;
+};
+thread_local EmuDim threadIdx;
+EmuDim blockIdx, blockDim, gridDim; // one block runs at a time
+int warpSize = 32;
+static std::unique_ptr<std::barrier<>> blockBarrier;
+static std::vector<std::unique_ptr<std::barrier<>>> warpBarriers;
+static float shuffleBox[1024];
+static float dynamicShared[1 << 16];
+
+#undef __global__
+#undef __device__
+#undef __forceinline__
+#undef __shared__
+#undef __launch_bounds__
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+#define __shared__ static
+
+inline void __syncthreads() { blockBarrier->arrive_and_wait(); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline float __shfl_xor_sync(unsigned, float v, int laneMask) {
+    const int t = threadIdx.x;
+    const int base = t - t % warpSize;
+    auto& bar = *warpBarriers[t / warpSize];
+    shuffleBox[t] = v;
+    bar.arrive_and_wait();
+    const float r = shuffleBox[base + ((t % warpSize) ^ laneMask)];
+    bar.arrive_and_wait();
+    return r;
+}
+inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
+template <class T> inline T __ldg(const T* p) { return *p; }
+inline float __int_as_float(int i) {
+    float f;
+    std::memcpy(&f, &i, 4);
+    return f;
+}
+using std::max;
+using std::min;
+
+#include "emu_kernels.inc" // gemv.cu and cross_attention.cu, `extern __shared__` rewritten by kernel_emu.sh
+
+template <class F>
+static void launch(EmuDim grid, unsigned block, bool reversed, F kernel) {
+    gridDim = grid;
+    blockDim = {block, 1, 1};
+    std::vector<EmuDim> order;
+    for (unsigned z = 0; z < grid.z; z++)
+        for (unsigned y = 0; y < grid.y; y++)
+            for (unsigned x = 0; x < grid.x; x++) order.push_back({x, y, z});
+    if (reversed) std::reverse(order.begin(), order.end());
+    for (const EmuDim& b : order) {
+        blockIdx = b;
+        blockBarrier = std::make_unique<std::barrier<>>(block);
+        warpBarriers.clear();
+        for (unsigned w = 0; w < block / warpSize; w++) warpBarriers.push_back(std::make_unique<std::barrier<>>(warpSize));
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < block; t++) {
+            threads.emplace_back([t, &kernel] {
+                threadIdx = {t, 1, 1};
+                kernel();
+            });
+        }
+        for (auto& th : threads) th.join();
+    }
+}
+
+static unsigned seed = 12345;
+static float frand() {
+    seed = seed * 1664525u + 1013904223u;
+    return ((seed >> 8) / 16777216.0f) * 2.0f - 1.0f;
+}
+static int failures = 0;
+static void check(bool ok, const char* what) {
+    if (!ok) {
+        failures++;
+        printf("  FAIL: %s\n", what);
+    }
+}
+
+// GpuBackend.gemvGrid, as the host launches it.
+static int gemvGrid(int n, int k, int block) {
+    int warps = block / warpSize, s = 1;
+    while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * warpSize) s *= 2;
+    return std::min((n + warps / s - 1) / (warps / s), 65535);
+}
+
+static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
+    std::vector<float> xs((size_t) rows * k + 8), out((size_t) rows * n + 64), init((size_t) rows * n);
+    std::vector<__half> w((size_t) n * k + 8), bias(n);
+    for (auto& v : xs) v = frand();
+    for (auto& v : w) v = __float2half(frand() * 0.05f);
+    for (auto& v : bias) v = __float2half(frand() * 0.1f);
+    for (auto& v : init) v = frand();
+    const float* x = xs.data() + xOffset;
+    if (grid == 0) grid = gemvGrid(n, k, block);
+    for (int epi = 0; epi < 3; epi++) {
+        std::vector<float> first;
+        for (int run = 0; run < 2; run++) {
+            std::fill(out.begin(), out.end(), NAN);
+            if (epi == 2) std::copy(init.begin(), init.end(), out.begin());
+            for (int g = 0; g < 64; g++) out[(size_t) rows * n + g] = 1234.5f;
+            launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
+                gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
+            });
+            double num = 0, den = 0;
+            for (int r = 0; r < rows; r++) {
+                for (int j = 0; j < n; j++) {
+                    double v = __half2float(bias[j]);
+                    for (int i = 0; i < k; i++) v += (double) x[(size_t) r * k + i] * __half2float(w[(size_t) j * k + i]);
+                    if (epi == 1) v = 0.5 * v * std::erfc(-v / std::sqrt(2.0));
+                    if (epi == 2) v += init[(size_t) r * n + j];
+                    const double d = out[(size_t) r * n + j] - v;
+                    num += std::isnan(d) ? INFINITY : d * d;
+                    den += v * v;
+                }
+            }
+            bool guard = true;
+            for (int g = 0; g < 64; g++) guard &= out[(size_t) rows * n + g] == 1234.5f;
+            char what[160];
+            snprintf(what, sizeof what, "gemv rows %d n %d k %d x+%d block %d grid %d epi %d run %d: rel err %.2e",
+                     rows, n, k, xOffset, block, grid, epi, run, std::sqrt(num / den));
+            check(std::sqrt(num / den) <= 1e-5, what);
+            check(guard, "gemv wrote past its output");
+            if (run == 0) {
+                first.assign(out.begin(), out.begin() + (size_t) rows * n);
+                if (epi == 0) printf("%s\n", what);
+            } else {
+                check(std::memcmp(first.data(), out.data(), first.size() * 4) == 0, "gemv: second run differs");
+            }
+        }
+    }
+}
+
+static int crossChunks(int rows, int keys, int heads, int headDim, int sms) {
+    long pairs = (long) rows * heads, fill = 2L * sms;
+    if (pairs >= fill || headDim + 2 > 258) return 1;
+    return (int) std::max(1L, std::min((fill + pairs - 1) / pairs, (long) (keys + 63) / 64));
+}
+
+static void crossCase(int rows, int keys, int heads, int hd, int sms, int block) {
+    const int d = heads * hd, stride = keys + 4;
+    std::vector<float> q((size_t) rows * d), kt((size_t) d * stride), v((size_t) keys * d), out((size_t) rows * d + 64);
+    for (auto& e : q) e = frand() * 2;
+    for (auto& e : kt) e = frand() * 2;
+    for (auto& e : v) e = frand();
+    const int chunks = crossChunks(rows, keys, heads, hd, sms);
+    std::vector<float> partial((size_t) 4 * sms * 258, NAN);
+    std::vector<unsigned> tickets((size_t) 4 * sms, 0u);
+    std::vector<float> first;
+    for (int run = 0; run < 3; run++) {
+        std::fill(out.begin(), out.end(), NAN);
+        for (int g = 0; g < 64; g++) out[(size_t) rows * d + g] = 1234.5f;
+        std::fill(dynamicShared, dynamicShared + (1 << 16), NAN);
+        launch({(unsigned) heads, (unsigned) rows, (unsigned) chunks}, block, run == 1, [&] {
+            cross_attention_f32(q.data(), rows, kt.data(), stride, v.data(), keys, heads, hd, out.data(), partial.data(),
+                                tickets.data());
+        });
+        double num = 0, den = 0;
+        for (int r = 0; r < rows; r++) {
+            for (int h = 0; h < heads; h++) {
+                std::vector<double> p(keys);
+                double mx = -INFINITY, sum = 0;
+                for (int j = 0; j < keys; j++) {
+                    double s = 0;
+                    for (int c = 0; c < hd; c++) s += (double) q[(size_t) r * d + h * hd + c] * kt[(size_t) (h * hd + c) * stride + j];
+                    p[j] = s / std::sqrt((double) hd);
+                    mx = std::max(mx, p[j]);
+                }
+                for (int j = 0; j < keys; j++) sum += (p[j] = std::exp(p[j] - mx));
+                for (int c = 0; c < hd; c++) {
+                    double o = 0;
+                    for (int j = 0; j < keys; j++) o += p[j] * v[(size_t) j * d + h * hd + c];
+                    o /= sum;
+                    const double e = out[(size_t) r * d + h * hd + c] - o;
+                    num += std::isnan(e) ? INFINITY : e * e;
+                    den += o * o;
+                }
+            }
+        }
+        bool guard = true;
+        for (int g = 0; g < 64; g++) guard &= out[(size_t) rows * d + g] == 1234.5f;
+        bool reset = std::all_of(tickets.begin(), tickets.end(), [](unsigned t) { return t == 0u; });
+        char what[160];
+        snprintf(what, sizeof what, "cross rows %d keys %d heads %d hd %d (%d SMs: %d chunks) block %d run %d: rel err %.2e",
+                 rows, keys, heads, hd, sms, chunks, block, run, std::sqrt(num / den));
+        check(std::sqrt(num / den) <= 1e-5, what);
+        check(guard, "cross-attention wrote past its output");
+        check(reset, "cross-attention left a ticket non-zero");
+        if (run == 0) {
+            printf("%s\n", what);
+            first.assign(out.begin(), out.begin() + (size_t) rows * d);
+        } else {
+            check(std::memcmp(first.data(), out.data(), first.size() * 4) == 0, "cross: another block order, other bits");
+        }
+    }
+}
+
+int main() {
+    const int b = 128; // GpuBackend.GEMV_BLOCK and CROSS_BLOCK: 4 warps of 32, 2 waves of 64
+    for (int ws : {32, 64}) {
+        warpSize = ws;
+        printf("warpSize %d\n", ws);
+        gemvCase(1, 160, 5120, 0, b, 0); // the MLP's k (split in 4 at W 32, 2 at W 64), fewer columns
+        gemvCase(3, 77, 4104, 0, b, 0);  // uneven slices
+        gemvCase(2, 33, 4098, 2, b, 0);  // half2 loads
+        gemvCase(1, 5, 4097, 1, b, 0);   // scalar loads
+        crossCase(1, 1500, 20, 64, 132, b); // a large-v3 token on an H100: 14 chunks
+        crossCase(2, 1000, 3, 24, 132, b);  // odd head width, short last chunk
+        if (ws == 64) break;
+        gemvCase(1, 160, 1280, 0, b, 0);
+        gemvCase(5, 128, 5120, 0, b, 0);
+        gemvCase(8, 100, 1288, 0, b, 0);
+        gemvCase(9, 40, 1288, 0, b, 0); // a second pass over w for the 9th row
+        gemvCase(1, 300, 5120, 2, b, 0);
+        gemvCase(1, 300, 5120, 1, b, 0);
+        gemvCase(1, 160, 5120, 0, 256, 7); // any grid: fewer blocks than columns (grid-stride)
+        gemvCase(1, 160, 5120, 0, 64, 0);
+        gemvCase(1, 1, 32, 0, b, 0);
+        crossCase(1, 1500, 6, 64, 132, b);  // tiny: 24 chunks of 63 keys
+        crossCase(5, 1500, 20, 64, 132, b); // 5 beams: 3 chunks
+        crossCase(1, 700, 20, 64, 40, b);   // an RX 5700 XT's 40 CUs, a shortened window
+        crossCase(3, 9, 2, 8, 132, b);
+        crossCase(14, 300, 20, 64, 132, b); // pairs enough: one chunk, no partials
+        crossCase(1, 1500, 20, 64, 132, 256);
+    }
+    printf(failures ? "%d FAILED\n" : "all passed\n", failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# One device call for the decoder kernels of issue 12 (docs/gpu-runs/h100-issue12-decoder*.md):
+# kernel bench before/after, ncu of the decoder kernels, the bundle's GPU tests (run.sh), and
+# `dictum bench --backend cuda` on random large-v3-turbo and large-v3 weights with the kernels and
+# backend of this branch and of a baseline, interleaved, in one run.
+#
+# Here: scripts/gpu-decoder-pack.sh [BASE] builds all of it into gpu-bundle/ (by hand: scripts/gpu-bundle.sh
+# toy-en; scripts/bench-gpu.sh pack gpu-bundle; then put into gpu-bundle/)
+#   kernel_bench.tar.xz (kernel_bench, kernel_bench_before: native/bench/kernel_bench.cu built with nvcc, the second with
+#                                       -DGEMV_BEFORE=<the baseline's gemv.cu>; xz keeps the call under 64 MiB)
+#   lib-base/                           the baseline's dictum-native and dictum-gpu-runtime jars
+#   gpu-decoder-run.sh                  this file
+# On the GPU machine: bash gpu-bundle/gpu-decoder-run.sh   (logs under $OUT or gpu-bundle/out-decoder)
+#   SKIP_RUNSH=1: no run.sh; SKIP_NCU=1: no ncu; DICTUM_RUNS (default 5); BENCH_SIZES.
+set -u
+cd "$(dirname "$0")"
+B="$PWD"
+O="${OUT:-$B/out-decoder}"
+mkdir -p "$O"
+exec > >(tee "$O/gpu-decoder-run.log") 2>&1
+log() { echo "[$(date -u +%T)] $*"; }
+log "start"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | sed 's/^/gpu: /'
+echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+[ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
+W=/tmp/dictum-bench
+mkdir -p "$W/tok" && tar -C "$W/tok" -xJf "$B/testdata-tokenizer.tar.xz"
+SIZES=(${BENCH_SIZES:-large-v3-turbo large-v3})
+
+# 1. The random weights (as bench-gpu.sh makes them), niced, in the background.
+( for s in "${SIZES[@]}"; do
+    [ -f "$W/$s/model.safetensors" ] || nice python3 "$B/bench_gpu_models.py" make "$s" "$W/$s" "$W/tok/models/toy-multi"
+  done ) >"$O/make.log" 2>&1 &
+MAKE=$!
+
+# 2. Kernel bench: the GEMVs before and after, then everything after.
+[ -x "$B/kernel_bench" ] || tar -C "$B" -xJf "$B/kernel_bench.tar.xz"
+log "kernel_bench_before --gemv-only"
+timeout 60 "$B/kernel_bench_before" --gemv-only >"$O/kernel_bench_before.txt" 2>&1
+cat "$O/kernel_bench_before.txt"
+log "kernel_bench"
+timeout 120 "$B/kernel_bench" >"$O/kernel_bench.txt" 2>&1
+cat "$O/kernel_bench.txt"
+
+# 3. ncu: the 1280 x 1280 and 1280 x 5120 GEMVs (first launch of each shape) and the large-v3 token's
+#    cross-attention, unsplit (first launch) and split (launch 24: after the 23 of the unsplit timing).
+if [ -z "${SKIP_NCU:-}" ] && command -v ncu >/dev/null; then
+  NCU=(ncu --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis)
+  log "ncu"
+  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench" --gemv-only >"$O/ncu-gemv-1280x1280.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 48 --launch-count 1 "$B/kernel_bench" --gemv-only >"$O/ncu-gemv-1280x5120.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" --gemv-only >"$O/ncu-gemv-before-1280x1280.txt" 2>&1
+  timeout 90 "${NCU[@]}" -k cross_attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-cross-1chunk.txt" 2>&1
+  timeout 90 "${NCU[@]}" -k cross_attention_f32 --launch-skip 23 --launch-count 1 "$B/kernel_bench" >"$O/ncu-cross-split.txt" 2>&1
+  for f in "$O"/ncu-*.txt; do
+    echo "== $f"
+    grep -E "gemv_f16|cross_attention_f32|Duration|Memory Throughput|DRAM Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Block Size|Waves Per SM|Compute \(SM\) Throughput" "$f" | head -20
+  done
+fi
+
+# 4. The bundle's GPU tests (every GPU test class, doctor, the samples through cpu, cuda and hip).
+if [ -z "${SKIP_RUNSH:-}" ]; then
+  log "run.sh"
+  DICTUM_BUNDLE_OUT="$O/runsh" timeout 280 bash "$B/run.sh" >"$O/runsh.txt" 2>&1
+  grep -E "FAIL|passed|junit:|✘" "$O/runsh.txt" | tail -30
+fi
+
+# 5. dictum bench, this branch and the baseline interleaved per size (bench-gpu.sh's command).
+log "waiting for the weights"
+wait "$MAKE"
+tail -3 "$O/make.log"
+JAVA="$B/runtime/bin/java"
+FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
+CP_NEW="$(ls "$B"/lib/*.jar | tr '\n' ':')"
+CP_BASE="$(ls "$B"/lib/*.jar | grep -v -e '/dictum-native-' -e '/dictum-gpu-runtime-' | tr '\n' ':')$(ls "$B"/lib-base/*.jar | tr '\n' ':')"
+for s in "${SIZES[@]}"; do
+  for label in base new; do
+    cp="$CP_NEW"
+    [ "$label" = base ] && cp="$CP_BASE"
+    log "dictum bench $label $s"
+    j="$("$JAVA" "${FLAGS[@]}" -cp "$cp" dev.dictum.app.cli.DictumCli bench --backend cuda --model "$W/$s" \
+      --runs "${DICTUM_RUNS:-5}" --tokens 64 --warmup 3 --json 2>>"$O/dictum-$label.log" | tail -1)"
+    echo "{\"engine\": \"dictum-$label\", \"size\": \"$s\", \"bench\": $j}" | tee -a "$O/results.jsonl"
+  done
+done
+grep -h "eagerly" "$O"/dictum-*.log | head -5
+log "end"
