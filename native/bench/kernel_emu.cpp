@@ -67,6 +67,9 @@ using std::min;
 
 #include "emu_kernels.inc" // gemv.cu and cross_attention.cu, `extern __shared__` rewritten by kernel_emu.sh
 
+// One pool of `block` threads runs every block of the launch in turn: a gate (a barrier with the
+// launching thread) before and after each block, so blockIdx and the shared memory change only
+// between blocks.
 template <class F>
 static void launch(EmuDim grid, unsigned block, bool reversed, F kernel) {
     gridDim = grid;
@@ -76,20 +79,27 @@ static void launch(EmuDim grid, unsigned block, bool reversed, F kernel) {
         for (unsigned y = 0; y < grid.y; y++)
             for (unsigned x = 0; x < grid.x; x++) order.push_back({x, y, z});
     if (reversed) std::reverse(order.begin(), order.end());
+    blockBarrier = std::make_unique<std::barrier<>>(block);
+    warpBarriers.clear();
+    for (unsigned w = 0; w < block / warpSize; w++) warpBarriers.push_back(std::make_unique<std::barrier<>>(warpSize));
+    std::barrier<> gate(block + 1);
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < block; t++) {
+        threads.emplace_back([t, &kernel, &gate, blocks = order.size()] {
+            threadIdx = {t, 1, 1};
+            for (size_t i = 0; i < blocks; i++) {
+                gate.arrive_and_wait();
+                kernel();
+                gate.arrive_and_wait();
+            }
+        });
+    }
     for (const EmuDim& b : order) {
         blockIdx = b;
-        blockBarrier = std::make_unique<std::barrier<>>(block);
-        warpBarriers.clear();
-        for (unsigned w = 0; w < block / warpSize; w++) warpBarriers.push_back(std::make_unique<std::barrier<>>(warpSize));
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < block; t++) {
-            threads.emplace_back([t, &kernel] {
-                threadIdx = {t, 1, 1};
-                kernel();
-            });
-        }
-        for (auto& th : threads) th.join();
+        gate.arrive_and_wait(); // the block starts
+        gate.arrive_and_wait(); // every thread of it has returned
     }
+    for (auto& th : threads) th.join();
 }
 
 static unsigned seed = 12345;
@@ -224,6 +234,7 @@ static void crossCase(int rows, int keys, int heads, int hd, int sms, int block)
 }
 
 int main() {
+    setvbuf(stdout, nullptr, _IOLBF, 0);
     const int b = 128; // GpuBackend.GEMV_BLOCK and CROSS_BLOCK: 4 warps of 32, 2 waves of 64
     for (int ws : {32, 64}) {
         warpSize = ws;

@@ -54,6 +54,82 @@ __device__ __forceinline__ void dg_fma8(const uint4 raw, const float4 a, const f
     acc = fmaf(w3.y, c.w, t);
 }
 
+// One pass over this warp's slice of row j of w against NR rows of x at most (nr of them live):
+// the partial dot products, summed over the warp. NR is 1 (a decoded token: one accumulator, a
+// lean body with room for more warps per SM) or DG_GEMV_ROWS (beams, prompts).
+template <int NR>
+__device__ __forceinline__ void dg_gemv_pass(const float* xr, const __half* wr, int k, int lo, int hi, int lane,
+                                             int W, bool live, bool wide, bool paired, int nr, float* acc) {
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        acc[r] = 0.0f;
+    }
+    if (live && wide) {
+        const uint4* w8 = reinterpret_cast<const uint4*>(wr);
+        for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
+            uint4 wv[DG_GEMV_UNROLL];
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) { // every load first ...
+                const int i = base + u * W + lane;
+                wv[u] = i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
+            }
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) { // ... then the arithmetic
+                const int i = base + u * W + lane;
+                if (i < hi) {
+#pragma unroll
+                    for (int r = 0; r < NR; r++) {
+                        if (r < nr) {
+                            const float4* x4 = reinterpret_cast<const float4*>(xr + (long long) r * k) + 2 * i;
+                            dg_fma8(wv[u], DG_LDG(x4), DG_LDG(x4 + 1), acc[r]);
+                        }
+                    }
+                }
+            }
+        }
+    } else if (live && paired) {
+        const __half2* w2 = reinterpret_cast<const __half2*>(wr);
+        for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
+            __half2 wv[DG_GEMV_UNROLL];
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                const int i = base + u * W + lane;
+                wv[u] = i < hi ? w2[i] : __floats2half2_rn(0.0f, 0.0f);
+            }
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                const int i = base + u * W + lane;
+                if (i < hi) {
+                    const float2 wf = __half22float2(wv[u]);
+#pragma unroll
+                    for (int r = 0; r < NR; r++) {
+                        if (r < nr) {
+                            const float2 xv = reinterpret_cast<const float2*>(xr + (long long) r * k)[i];
+                            acc[r] = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc[r]));
+                        }
+                    }
+                }
+            }
+        }
+    } else if (live) {
+        for (int i = lo + lane; i < hi; i += W) {
+            const float wf = __half2float(wr[i]);
+#pragma unroll
+            for (int r = 0; r < NR; r++) {
+                if (r < nr) {
+                    acc[r] = fmaf(wf, xr[(long long) r * k + i], acc[r]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        if (r < nr) { // nr is the same for the whole block: every lane of every warp shuffles
+            acc[r] = dg_warp_sum(acc[r]);
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const __half* w, const __half* bias,
                                                             float* out, int rows, int n, int k, int epilogue) {
     __shared__ float part[DG_GEMV_MAX_WARPS][DG_GEMV_ROWS];
@@ -82,83 +158,20 @@ extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const
             const int nr = min(DG_GEMV_ROWS, rows - r0);
             const float* xr = x + (long long) r0 * k;
             float acc[DG_GEMV_ROWS];
-#pragma unroll
-            for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                acc[r] = 0.0f;
-            }
-            if (live && wide) {
-                const uint4* w8 = reinterpret_cast<const uint4*>(wr);
-                for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
-                    uint4 wv[DG_GEMV_UNROLL];
-#pragma unroll
-                    for (int u = 0; u < DG_GEMV_UNROLL; u++) { // every load first ...
-                        const int i = base + u * W + lane;
-                        wv[u] = i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
-                    }
-#pragma unroll
-                    for (int u = 0; u < DG_GEMV_UNROLL; u++) { // ... then the arithmetic
-                        const int i = base + u * W + lane;
-                        if (i < hi) {
-#pragma unroll
-                            for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                                if (r < nr) {
-                                    const float4* x4 = reinterpret_cast<const float4*>(xr + (long long) r * k) + 2 * i;
-                                    dg_fma8(wv[u], DG_LDG(x4), DG_LDG(x4 + 1), acc[r]);
-                                }
-                            }
-                        }
-                    }
-                }
-            } else if (live && paired) {
-                const __half2* w2 = reinterpret_cast<const __half2*>(wr);
-                for (int base = lo; base < hi; base += DG_GEMV_UNROLL * W) {
-                    __half2 wv[DG_GEMV_UNROLL];
-#pragma unroll
-                    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
-                        const int i = base + u * W + lane;
-                        wv[u] = i < hi ? w2[i] : __floats2half2_rn(0.0f, 0.0f);
-                    }
-#pragma unroll
-                    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
-                        const int i = base + u * W + lane;
-                        if (i < hi) {
-                            const float2 wf = __half22float2(wv[u]);
-#pragma unroll
-                            for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                                if (r < nr) {
-                                    const float2 xv = reinterpret_cast<const float2*>(xr + (long long) r * k)[i];
-                                    acc[r] = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc[r]));
-                                }
-                            }
-                        }
-                    }
-                }
-            } else if (live) {
-                for (int i = lo + lane; i < hi; i += W) {
-                    const float wf = __half2float(wr[i]);
-#pragma unroll
-                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                        if (r < nr) {
-                            acc[r] = fmaf(wf, xr[(long long) r * k + i], acc[r]);
-                        }
-                    }
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                acc[r] = dg_warp_sum(acc[r]); // every lane of every warp takes part (uniform control flow)
+            if (nr == 1) {
+                dg_gemv_pass<1>(xr, wr, k, lo, hi, lane, W, live, wide, paired, nr, acc);
+            } else {
+                dg_gemv_pass<DG_GEMV_ROWS>(xr, wr, k, lo, hi, lane, W, live, wide, paired, nr, acc);
             }
             if (split > 1) {
                 if (lane == 0) {
-#pragma unroll
-                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                    for (int r = 0; r < nr; r++) {
                         part[warp][r] = acc[r];
                     }
                 }
                 __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
                 if (slice == 0 && lane == 0) {
-#pragma unroll
-                    for (int r = 0; r < DG_GEMV_ROWS; r++) {
+                    for (int r = 0; r < nr; r++) {
                         float t = part[warp][r];
                         for (int s = 1; s < split; s++) {
                             t += part[warp + s][r]; // slice order: the same sum on every run
@@ -170,18 +183,15 @@ extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const
             }
             if (live && slice == 0 && lane == 0) {
                 const float b = bias ? __half2float(bias[j]) : 0.0f;
-#pragma unroll
-                for (int r = 0; r < DG_GEMV_ROWS; r++) {
-                    if (r < nr) {
-                        const float v = acc[r] + b;
-                        float* o = out + (long long) (r0 + r) * n + j;
-                        if (epilogue == 1) {
-                            *o = dg_gelu(v);
-                        } else if (epilogue == 2) {
-                            *o += v;
-                        } else {
-                            *o = v;
-                        }
+                for (int r = 0; r < nr; r++) {
+                    const float v = acc[r] + b;
+                    float* o = out + (long long) (r0 + r) * n + j;
+                    if (epilogue == 1) {
+                        *o = dg_gelu(v);
+                    } else if (epilogue == 2) {
+                        *o += v;
+                    } else {
+                        *o = v;
                     }
                 }
             }
