@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device call for the decoder kernels of issue 12 (docs/gpu-runs/h100-issue12-decoder*.md):
-# kernel bench before/after, ncu of the decoder kernels, the bundle's GPU tests (run.sh), and
-# `dictum bench --backend cuda` on random large-v3-turbo and large-v3 weights with the kernels and
-# backend of this branch and of a baseline, interleaved, in one run.
+# kernel bench before/after, ncu of the decoder kernels, `dictum bench --backend cuda` on random
+# large-v3-turbo and large-v3 weights with the kernels and backend of this branch and of a baseline,
+# interleaved, then the bundle's GPU tests (run.sh, RUNSH_TIMEOUT seconds, default 300), in one run.
 #
 # Here: scripts/gpu-decoder-pack.sh [BASE] builds all of it into gpu-bundle/ (by hand: scripts/gpu-bundle.sh
 # toy-en; scripts/bench-gpu.sh pack gpu-bundle; then put into gpu-bundle/)
@@ -58,14 +58,7 @@ if [ -z "${SKIP_NCU:-}" ] && command -v ncu >/dev/null; then
   done
 fi
 
-# 4. The bundle's GPU tests (every GPU test class, doctor, the samples through cpu, cuda and hip).
-if [ -z "${SKIP_RUNSH:-}" ]; then
-  log "run.sh"
-  DICTUM_BUNDLE_OUT="$O/runsh" timeout 280 bash "$B/run.sh" >"$O/runsh.txt" 2>&1
-  grep -E "FAIL|passed|junit:|✘" "$O/runsh.txt" | tail -30
-fi
-
-# 5. dictum bench, this branch and the baseline interleaved per size (bench-gpu.sh's command).
+# 4. dictum bench, this branch and the baseline interleaved per size (bench-gpu.sh's command).
 log "waiting for the weights"
 wait "$MAKE"
 tail -3 "$O/make.log"
@@ -84,4 +77,11 @@ for s in "${SIZES[@]}"; do
   done
 done
 grep -h "eagerly" "$O"/dictum-*.log | head -5
+# 5. The bundle's GPU tests (every GPU test class, doctor, the samples through cpu, cuda and hip).
+if [ -z "${SKIP_RUNSH:-}" ]; then
+  log "run.sh"
+  DICTUM_BUNDLE_OUT="$O/runsh" timeout "${RUNSH_TIMEOUT:-300}" bash "$B/run.sh" >"$O/runsh.txt" 2>&1
+  grep -E "FAIL|passed|junit:|✘" "$O/runsh.txt" | tail -30
+fi
+
 log "end"
