@@ -15,10 +15,12 @@
 #     BENCH_SIZES="tiny small large-v3-turbo large-v3"   SKIP_WHISPERCPP=1   DICTUM_RUNS=10
 #     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
 #                          decoder step launched op by op instead of replayed as one CUDA graph)
+#     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
 #     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
 #                          RELEASE_RUNS=8 dictations per ending, fed at 4x real time, 16 tokens at most)
 #     SKIP_COMPILED=1      no transformers with a static cache + torch.compile (COMPILED_SIZES, default
-#                          all sizes; each under a time limit of COMPILED_TIMEOUT=240 s)
+#                          "large-v3-turbo tiny"; each within COMPILED_TIMEOUT=240 s and what is left of
+#                          BENCH_DEADLINE=560 s since the start)
 set -uo pipefail
 mode="${1:-}"
 
@@ -139,22 +141,24 @@ CP_OLD=""
 # the fallback off, so every run decodes what a 5 s utterance does (~15 text tokens + end of text).
 SAMPLES="$B/release-samples"
 [ -d "$SAMPLES" ] || SAMPLES="$B/testdata/data/toy-en-samples"
-dictum_release() { # size
-  local s="$1" ending line
-  for ending in quiet speech; do
-    line="$("$JAVA" "${FLAGS[@]}" -cp "$CP_NEW$B/lib-test/app-tests.jar" dev.dictum.app.dictation.ReleaseBench \
-      --backend cuda --model "$WORK/$s" --samples "$SAMPLES" --length 5 --ending "$ending" \
-      --runs "${RELEASE_RUNS:-8}" --speed 4 --peer-runs 0 --max-tokens 16 2>>"$OUTD/release.log" | grep '^RESULT')"
-    if [ -z "$line" ]; then echo "bench-gpu: release-to-text ($ending) failed on $s (see release.log)"; continue; fi
-    echo "$line" >>"$OUTD/release.txt"
-    python3 -c 'import json,re,sys; f=dict(re.findall(r"(\w+)=(\S+)", sys.argv[1].split(" text=")[0]))
-print(json.dumps({"engine":"dictum","size":sys.argv[2],"release_"+sys.argv[3]+"_ms":float(f["total_median_ms"]),
-  "release_"+sys.argv[3]+"_p95_ms":float(f["total_p95_ms"]),"release_"+sys.argv[3]+"_speculative":f["speculative"],
-  "release_"+sys.argv[3]+"_encode_ms":float(f["encode_median_ms"]),"release_"+sys.argv[3]+"_decode_ms":float(f["decode_median_ms"]),
-  "release_audio_s":float(f["audio_s"])}))' "$line" "$s" "$ending" >>"$RES"
-  done
+dictum_release() { # size: both endings in one JVM (one model load)
+  local s="$1" line
+  "$JAVA" "${FLAGS[@]}" -cp "$CP_NEW$B/lib-test/app-tests.jar" dev.dictum.app.dictation.ReleaseBench \
+    --backend cuda --model "$WORK/$s" --samples "$SAMPLES" --length 5 --ending both \
+    --runs "${RELEASE_RUNS:-8}" --speed 4 --peer-runs 0 --max-tokens 16 2>>"$OUTD/release.log" | grep '^RESULT' \
+    >"$WORK/release-$s.txt"
+  [ -s "$WORK/release-$s.txt" ] || echo "bench-gpu: release-to-text failed on $s (see release.log)"
+  while read -r line; do
+    echo "$s $line" >>"$OUTD/release.txt"
+    python3 -c 'import json,re,sys; f=dict(re.findall(r"(\w+)=(\S+)", sys.argv[1].split(" text=")[0])); e=f["ending"]
+print(json.dumps({"engine":"dictum","size":sys.argv[2],"release_"+e+"_ms":float(f["total_median_ms"]),
+  "release_"+e+"_p95_ms":float(f["total_p95_ms"]),"release_"+e+"_speculative":f["speculative"],
+  "release_"+e+"_encode_ms":float(f["encode_median_ms"]),"release_"+e+"_decode_ms":float(f["decode_median_ms"]),
+  "release_"+e+"_audio_s":float(f["audio_s"])}))' "$line" "$s" >>"$RES"
+  done <"$WORK/release-$s.txt"
 }
 for s in "${SIZES[@]}"; do
+  [ -z "${SKIP_DICTUM:-}" ] || break
   log "dictum $s"
   dictum_bench dictum "$CP_NEW" "$s"
   [ -z "${DICTUM_EAGER_TOO:-}" ] || DICTUM_CUDA_GRAPHS=0 dictum_bench dictum-eager "$CP_NEW" "$s"
@@ -170,20 +174,6 @@ for s in "${SIZES[@]}"; do
   [ -z "${SKIP_TRANSFORMERS:-}" ] || break
   log "transformers $s"
   python3 "$B/bench_gpu_models.py" bench "$s" "$WORK/$s" 2>>"$OUTD/transformers.log" | tail -1 >>"$RES"
-done
-# transformers with a static cache + torch.compile (issue 12: "if it runs there"); a failure or the
-# time limit is recorded with its reason instead of figures.
-for s in ${COMPILED_SIZES:-${SIZES[@]}}; do
-  [ -z "${SKIP_COMPILED:-}" ] || break
-  log "transformers (static cache + torch.compile) $s"
-  out="$(timeout "${COMPILED_TIMEOUT:-240}" python3 "$B/bench_gpu_models.py" bench-compiled "$s" "$WORK/$s" \
-    2>>"$OUTD/transformers-compiled.log" | tail -1)"
-  rc=$?
-  if [ -n "$out" ]; then echo "$out" >>"$RES"; else
-    why="exit $rc"; [ "$rc" = 124 ] && why="over the ${COMPILED_TIMEOUT:-240} s limit"
-    echo "{\"engine\": \"transformers-compiled\", \"size\": \"$s\", \"error\": \"$why (transformers-compiled.log)\"}" >>"$RES"
-    echo "bench-gpu: transformers static cache + torch.compile on $s: $why"; tail -3 "$OUTD/transformers-compiled.log"
-  fi
 done
 python3 - >>"$RES" 2>>"$OUTD/transformers.log" <<'PY'
 import json, torch, statistics
@@ -229,5 +219,28 @@ PY
   done
 fi
 
-# 6. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
+# 6. transformers with a static cache + torch.compile (issue 12: "if it runs there"), last: its
+# compilation takes minutes, so it gets what is left of BENCH_DEADLINE (default 560 s after the
+# start, so that the whole run stays within a 10-minute device call) and at most COMPILED_TIMEOUT per
+# size; a failure, the time limit or no time left is recorded with its reason instead of figures.
+for s in ${COMPILED_SIZES:-large-v3-turbo tiny}; do
+  [ -z "${SKIP_COMPILED:-}" ] || break
+  left=$(( ${BENCH_DEADLINE:-560} - SECONDS ))
+  limit=$(( left < ${COMPILED_TIMEOUT:-240} ? left : ${COMPILED_TIMEOUT:-240} ))
+  if [ "$limit" -lt 60 ]; then
+    echo "{\"engine\": \"transformers-compiled\", \"size\": \"$s\", \"error\": \"not run: $left s left of the run's ${BENCH_DEADLINE:-560} s\"}" >>"$RES"
+    continue
+  fi
+  log "transformers (static cache + torch.compile) $s, at most $limit s"
+  out="$(timeout "$limit" python3 "$B/bench_gpu_models.py" bench-compiled "$s" "$WORK/$s" \
+    2>>"$OUTD/transformers-compiled.log" | tail -1)"
+  rc=$?
+  if [ -n "$out" ]; then echo "$out" >>"$RES"; else
+    why="exit $rc"; [ "$rc" = 124 ] && why="over its $limit s limit"
+    echo "{\"engine\": \"transformers-compiled\", \"size\": \"$s\", \"error\": \"$why (transformers-compiled.log)\"}" >>"$RES"
+    echo "bench-gpu: transformers static cache + torch.compile on $s: $why"; tail -3 "$OUTD/transformers-compiled.log"
+  fi
+done
+
+# 7. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
 python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}"

@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
  * other dictation apps do. BENCHMARK ONLY, run by scripts/bench-release.sh.
  *
  * <pre>
- * ReleaseBench --model ggml.bin --samples DIR --length SECONDS --ending quiet|speech [--runs N]
+ * ReleaseBench --model ggml.bin --samples DIR --length SECONDS --ending quiet|speech|both [--runs N]
  *              [--speed F] [--peer-runs N] [--no-live-text] [--backend cpu|cuda|hip] [--max-tokens N]
  * </pre>
  *
@@ -73,11 +73,15 @@ public final class ReleaseBench {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (model == null || samples == null || !(ending.equals("quiet") || ending.equals("speech"))) {
-            System.err.println("usage: ReleaseBench --model ggml.bin --samples DIR --length S --ending quiet|speech");
+        if (model == null || samples == null
+                || !(ending.equals("quiet") || ending.equals("speech") || ending.equals("both"))) {
+            System.err.println("usage: ReleaseBench --model ggml.bin --samples DIR --length S --ending quiet|speech|both");
             System.exit(2);
         }
-        float[] clip = clip(sentences(samples), length, ending.equals("speech"));
+        List<float[]> sentences = sentences(samples);
+        // "both": one model load for the two endings (one RESULT line each; "first" is then the first
+        // dictation of that ending, not the first after launch, for the second one).
+        List<String> endings = ending.equals("both") ? List.of("quiet", "speech") : List.of(ending);
         TranscriptionSettings settings = TranscriptionSettings.defaults();
         float threshold = Settings.defaults().audio().speechThresholdDb().floatValue();
         Integer cap = maxTokens;
@@ -89,50 +93,53 @@ public final class ReleaseBench {
             for (int w = 0; w < 2; w++) {
                 whisper.transcribe(EngineBenchmark.syntheticAudio(2), adjust.apply(engine.options(settings)));
             }
-            List<long[]> rows = new ArrayList<>();
-            int speculative = 0;
-            String text = null;
-            for (int run = 0; run < runs; run++) {
-                WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null, adjust);
-                Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
-                        true, x -> { });
-                long start = System.nanoTime();
-                for (int at = 0; at < clip.length; at += CHUNK) {
-                    long due = start + (long) (at / (double) RATE / speed * 1e9);
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            for (String end : endings) {
+                float[] clip = clip(sentences, length, end.equals("speech"));
+                List<long[]> rows = new ArrayList<>();
+                int speculative = 0;
+                String text = null;
+                for (int run = 0; run < runs; run++) {
+                    WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null, adjust);
+                    Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
+                            true, x -> { });
+                    long start = System.nanoTime();
+                    for (int at = 0; at < clip.length; at += CHUNK) {
+                        long due = start + (long) (at / (double) RATE / speed * 1e9);
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                        r.audio(Arrays.copyOfRange(clip, at, Math.min(clip.length, at + CHUNK)));
                     }
-                    r.audio(Arrays.copyOfRange(clip, at, Math.min(clip.length, at + CHUNK)));
+                    long release = System.nanoTime();
+                    r.close(); // the trimmer's tail
+                    long tail = System.nanoTime();
+                    Transcript t = r.session(null).finish();
+                    long finished = System.nanoTime();
+                    StringBuilder window = new StringBuilder(); // the hand-off: a stand-in for the paste
+                    window.append(t.text());
+                    long handed = System.nanoTime();
+                    DictationSession.Release how = session.release();
+                    if (t.speculative()) {
+                        speculative++;
+                    }
+                    text = window.toString();
+                    rows.add(new long[] {handed - release, tail - release, finished - tail, handed - finished,
+                            how.encodeNanos(), how.decodeNanos()});
                 }
-                long release = System.nanoTime();
-                r.close(); // the trimmer's tail
-                long tail = System.nanoTime();
-                Transcript t = r.session(null).finish();
-                long finished = System.nanoTime();
-                StringBuilder window = new StringBuilder(); // the hand-off: a stand-in for the paste
-                window.append(t.text());
-                long handed = System.nanoTime();
-                DictationSession.Release how = session.release();
-                if (t.speculative()) {
-                    speculative++;
-                }
-                text = window.toString();
-                rows.add(new long[] {handed - release, tail - release, finished - tail, handed - finished,
-                        how.encodeNanos(), how.decodeNanos()});
+                double peer = peerRuns > 0 ? WhisperCppPeer.medianMs(model, clip, peerRuns) : Double.NaN;
+                long first = rows.get(0)[0];
+                List<long[]> steady = rows.size() > 1 ? rows.subList(1, rows.size()) : rows;
+                System.out.printf(Locale.ROOT,
+                        "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
+                                + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
+                                + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
+                                + " audio_s=%.2f backend=%s max_tokens=%s text=\"%s\"%n",
+                        length, end, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
+                        pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
+                        pct(steady, 5, 50), peer, clip.length / (double) RATE, backend, cap == null ? "none" : cap,
+                        text.length() > 60 ? text.substring(0, 60) + "…" : text);
             }
-            double peer = peerRuns > 0 ? WhisperCppPeer.medianMs(model, clip, peerRuns) : Double.NaN;
-            long first = rows.get(0)[0];
-            List<long[]> steady = rows.size() > 1 ? rows.subList(1, rows.size()) : rows;
-            System.out.printf(Locale.ROOT,
-                    "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
-                            + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
-                            + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
-                            + " audio_s=%.2f backend=%s max_tokens=%s text=\"%s\"%n",
-                    length, ending, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
-                    pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
-                    pct(steady, 5, 50), peer, clip.length / (double) RATE, backend, cap == null ? "none" : cap,
-                    text.length() > 60 ? text.substring(0, 60) + "…" : text);
         }
     }
 
