@@ -19,8 +19,8 @@
 #     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
 #                          RELEASE_RUNS=8 dictations per ending, fed at 4x real time, 16 tokens at most)
 #     SKIP_COMPILED=1      no transformers with a static cache + torch.compile (COMPILED_SIZES, default
-#                          "large-v3-turbo tiny"; each within COMPILED_TIMEOUT=240 s and what is left of
-#                          BENCH_DEADLINE=560 s since the start)
+#                          the run's sizes in order; each within COMPILED_TIMEOUT=240 s and what is left
+#                          of BENCH_DEADLINE=560 s since the start)
 set -uo pipefail
 mode="${1:-}"
 
@@ -223,7 +223,7 @@ fi
 # compilation takes minutes, so it gets what is left of BENCH_DEADLINE (default 560 s after the
 # start, so that the whole run stays within a 10-minute device call) and at most COMPILED_TIMEOUT per
 # size; a failure, the time limit or no time left is recorded with its reason instead of figures.
-for s in ${COMPILED_SIZES:-large-v3-turbo tiny}; do
+for s in ${COMPILED_SIZES:-${SIZES[*]}}; do
   [ -z "${SKIP_COMPILED:-}" ] || break
   left=$(( ${BENCH_DEADLINE:-560} - SECONDS ))
   limit=$(( left < ${COMPILED_TIMEOUT:-240} ? left : ${COMPILED_TIMEOUT:-240} ))

@@ -61,20 +61,22 @@ def make(size, out, tokenizer_dir):
             json.dump(p, fh, indent=2)
 
 
+def event_ms(fn):
+    """GPU milliseconds of fn() between two CUDA events (the caller synchronises before, if it must)."""
+    a = torch.cuda.Event(enable_timing=True)
+    b = torch.cuda.Event(enable_timing=True)
+    a.record()
+    fn()
+    b.record()
+    b.synchronize()
+    return a.elapsed_time(b)
+
+
 def timed(fn, warmup, runs):
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    ms = []
-    for _ in range(runs):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ms.append(a.elapsed_time(b))
-    return ms
+    return [event_ms(fn) for _ in range(runs)]
 
 
 def bench(size, path):
@@ -95,19 +97,16 @@ def bench(size, path):
         def decode(batch, steps):
             h = hidden.expand(batch, -1, -1)
             out = model(decoder_input_ids=prompt.expand(batch, -1), encoder_outputs=(h,), use_cache=True)
-            pkv = out.past_key_values
-            tok = out.logits[:, -1].argmax(-1, keepdim=True)
+            state = {"pkv": out.past_key_values, "tok": out.logits[:, -1].argmax(-1, keepdim=True)}
             torch.cuda.synchronize()
-            a = torch.cuda.Event(enable_timing=True)
-            b = torch.cuda.Event(enable_timing=True)
-            a.record()
-            for _ in range(steps):
-                out = model(decoder_input_ids=tok, encoder_outputs=(h,), past_key_values=pkv, use_cache=True)
-                pkv = out.past_key_values
-                tok = out.logits[:, -1].argmax(-1, keepdim=True)
-            b.record()
-            b.synchronize()
-            return a.elapsed_time(b) / steps
+
+            def run():
+                for _ in range(steps):
+                    o = model(decoder_input_ids=state["tok"], encoder_outputs=(h,), past_key_values=state["pkv"],
+                              use_cache=True)
+                    state["pkv"] = o.past_key_values
+                    state["tok"] = o.logits[:, -1].argmax(-1, keepdim=True)
+            return event_ms(run) / steps
 
         decode(1, 8)
         res["decode_ms_per_token"] = statistics.median([decode(1, 64) for _ in range(5)])
@@ -152,18 +151,15 @@ def bench_compiled(size, path):
                 cache = static_caches(model, 1, 4 + steps + 8, 1500)
                 out = model(decoder_input_ids=prompt, encoder_outputs=(hidden,), past_key_values=cache,
                             use_cache=True, cache_position=torch.arange(4, device="cuda"))
-                tok = out.logits[:, -1].argmax(-1, keepdim=True)
+                state = {"tok": out.logits[:, -1].argmax(-1, keepdim=True)}
                 torch.cuda.synchronize()
-                a = torch.cuda.Event(enable_timing=True)
-                b = torch.cuda.Event(enable_timing=True)
-                a.record()
-                for i in range(steps):
-                    out = step(decoder_input_ids=tok, encoder_outputs=(hidden,), past_key_values=cache,
-                               use_cache=True, cache_position=torch.tensor([4 + i], device="cuda"))
-                    tok = out.logits[:, -1].argmax(-1, keepdim=True).clone()
-                b.record()
-                b.synchronize()
-                return a.elapsed_time(b) / steps
+
+                def run():
+                    for i in range(steps):
+                        o = step(decoder_input_ids=state["tok"], encoder_outputs=(hidden,), past_key_values=cache,
+                                 use_cache=True, cache_position=torch.tensor([4 + i], device="cuda"))
+                        state["tok"] = o.logits[:, -1].argmax(-1, keepdim=True).clone()
+                return event_ms(run) / steps
 
             for _ in range(3):  # compilation, then CUDA-graph capture
                 decode()

@@ -84,6 +84,21 @@ class Gfx1010MetadataTest {
         assertThat(Rdna1Occupancy.byLds(21504, 128)).isEqualTo(6); // attention_f32 now
     }
 
+    /**
+     * Issue 12 item 5: the paper model found attention_f32's AMD body far from its limit (29 KiB of LDS
+     * per 4-wave block: 4 waves per SIMD). The portable body must keep at least 6 on gfx1010.
+     */
+    @Test
+    void attentionRunsAtLeastSixWavesPerSimdOnGfx1010() {
+        AmdgpuMetadata md = AmdgpuMetadata.of(new ElfImage("gfx1010/attention.hsaco",
+                KernelResources.bytes("gfx1010/attention.hsaco")));
+        Map<String, Object> kd = md.kernel("attention_f32");
+        Launch l = LAUNCH.get("attention_f32");
+        long lds = AmdgpuMetadata.number(kd, ".group_segment_fixed_size") + l.dynamicLds();
+        assertThat(Rdna1Occupancy.wavesPerSimd(AmdgpuMetadata.number(kd, ".vgpr_count"), lds, l.block()))
+                .isGreaterThanOrEqualTo(6);
+    }
+
     @Test
     void writesTheResourceTable() throws IOException {
         StringBuilder t = new StringBuilder();
