@@ -211,7 +211,7 @@ class GpuOpsTest {
     void attention(String api, int batch, int queries, int keys, int heads, int headDim, boolean causal,
             boolean packed) {
         boolean portable = api.equals("cuda-portable");
-        GpuBackend gpu = Gpus.backend(portable ? "cuda" : api);
+        GpuBackend gpu = portable ? Gpus.portableAttentionBackend() : Gpus.backend(api);
         int d = heads * headDim;
         int qStride = packed ? d : d + 5;
         int kvStride = packed ? d : d + 3;
