@@ -12,12 +12,12 @@ Assumptions (each named in docs/benchmarks.md, "The RX 5700 XT on paper"):
   exactly the LDS rate. 18 waves per SIMD hide the latency; taken at 60 % of the f32 peak.
 - attention_f32, the portable (AMD) body since issue 12's fix (f32, flash-style; 139 VGPRs, 16 KiB of
   LDS used, 21 KiB passed by the launch, which both bodies share): 6 waves per SIMD (LDS and VGPRs
-  allow 6 and 7); Q and the output in registers, 4 queries x 8 channels per lane, so one LDS float
-  feeds 4 FMAs in Q.K and in P.V; with the shuffles that sum the 8 channel slices (48 per 8 keys),
-  the row max (12) and the probabilities' broadcast (32), 1.72 bytes of LDS per FMA: under the
-  2 bytes at which LDS would cap the FMA rate; ~110 other VALU instructions per 512 FMAs (butterfly
-  adds, exp, rescaling) and a barrier pair per 32 keys: taken at 55 % of the f32 peak (it was 35 %:
-  29 KiB of LDS per block, 4 waves per SIMD, 4 bytes of LDS per FMA, the softmax on one wave of four
+  allow 6 and 7). Counted in its gfx1010 ISA (hipcc -S), per lane and 8-key chunk: 512 FMAs, about
+  320 other VALU instructions (8 expf at ~20 each, the rescaling of the output, the butterfly adds
+  and selects, masks), 32 ds_read_b128 and 92 ds_bpermute: 1.72 bytes of LDS per FMA, under the 2
+  at which LDS would cap the FMA rate, so VALU-bound with 62 % of its issue slots FMAs; with a
+  barrier pair per 32 keys and the K/V staging: taken at 50 % of the f32 peak (it was 35 %: 29 KiB
+  of LDS per block, 4 waves per SIMD, 4 bytes of LDS per FMA, the softmax on one wave of four
   between barriers; ATT_EFF_BEFORE keeps that figure for the before/after table).
 - Memory-bound kernels (layer norm, transpose, GEMV, cross-attention, embed, copies): bytes moved
   at 250 GB/s, plus a fixed 6 us per launch for the GPU-side launch gap and ramp of a small grid
@@ -33,7 +33,7 @@ BW = 250e9
 FIXED = 6e-6
 HOST = 4.6e-6
 GEMM_EFF = 0.60
-ATT_EFF = 0.55
+ATT_EFF = 0.50
 ATT_EFF_BEFORE = 0.35
 T = 1500
 VOCAB = 51866
