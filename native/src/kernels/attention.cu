@@ -337,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(DG_AT, DG_AMMA_MIN_BLOCKS) attentio
 // the sums over the 8 slices go key pair by key pair (xor 4, then 2 and 1: 48 shuffles per chunk,
 // few partial sums live), leaving lane s with the 4 queries' full scores for key s. Softmax in
 // registers on every wave (a max over the 8 lanes of a row group); P.V takes each key's 4
-// probabilities by shuffle and reads V like K. gfx1010 (hipcc 5.2): 139 VGPRs, no scratch.
+// probabilities by shuffle and reads V like K. gfx1010 (hipcc 5.2): 142 VGPRs, no scratch.
 // Why: the former AMD body staged Q, K, V and the score tile in 29 KiB of LDS (4 waves per SIMD on
 // gfx1010), read one LDS float per FMA, and ran the softmax on one wave of four between barriers.
 #define DG_PC 8 // keys per score chunk (one per channel slice after the reduce-scatter)
@@ -430,11 +430,14 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
             float p[R];
 #pragma unroll 1
             for (int t = 0; t < 4; t++) {
+                // This lane's partial sums of the key it keeps (t + 4 b4) and of the one its xor-4
+                // partner keeps: each side reads its own row order, so no select is needed.
                 float part[2][R];
 #pragma unroll
                 for (int hk = 0; hk < 2; hk++) {
                     float kv[W];
-                    const float4* kr4 = reinterpret_cast<const float4*>(ks + (kc + t + 4 * hk) * MAXD + d0);
+                    const int row = kc + t + 4 * (hk == 0 ? (int) b4 : (int) !b4);
+                    const float4* kr4 = reinterpret_cast<const float4*>(ks + row * MAXD + d0);
 #pragma unroll
                     for (int i4 = 0; i4 < W / 4; i4++) {
                         const float4 t4 = kr4[i4];
@@ -455,8 +458,7 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
                 }
 #pragma unroll
                 for (int r = 0; r < R; r++) {
-                    const float send = b4 ? part[0][r] : part[1][r];
-                    float sum = (b4 ? part[1][r] : part[0][r]) + DG_SHFL_XOR(send, 4);
+                    float sum = part[0][r] + DG_SHFL_XOR(part[1][r], 4);
                     sum += DG_SHFL_XOR(sum, 2);
                     sum += DG_SHFL_XOR(sum, 1);
                     if ((s & 3) == t) {
@@ -481,9 +483,11 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
                 p[r] = mn == -DG_INF ? 0.0f : expf(p[r] - mn);               // masked: exp(-inf) = 0
                 l[r] = l[r] * alpha + p[r]; // this lane's part of the row sum (its keys only)
                 m[r] = mn;
+                if (alpha != 1.0f) { // no row of the group got a new max: nothing to rescale (most chunks)
 #pragma unroll
-                for (int i = 0; i < W; i++) {
-                    o[r][i] *= alpha;
+                    for (int i = 0; i < W; i++) {
+                        o[r][i] *= alpha;
+                    }
                 }
             }
             // O += P . V over the chunk's 8 keys (one at a time: one V row in flight, fewer registers).
