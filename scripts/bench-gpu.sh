@@ -17,7 +17,7 @@
 #                          decoder step launched op by op instead of replayed as one CUDA graph)
 #     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
 #     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
-#                          RELEASE_RUNS=8 dictations per ending, fed at 4x real time, 16 tokens at most)
+#                          RELEASE_RUNS=6 dictations per ending, fed at 4x real time, 16 tokens at most)
 #     SKIP_COMPILED=1      no transformers with a static cache + torch.compile (COMPILED_SIZES, default
 #                          the run's sizes in order; each within COMPILED_TIMEOUT=240 s and what is left
 #                          of BENCH_DEADLINE=560 s since the start)
@@ -145,7 +145,7 @@ dictum_release() { # size: both endings in one JVM (one model load)
   local s="$1" line
   "$JAVA" "${FLAGS[@]}" -cp "$CP_NEW$B/lib-test/app-tests.jar" dev.dictum.app.dictation.ReleaseBench \
     --backend cuda --model "$WORK/$s" --samples "$SAMPLES" --length 5 --ending both \
-    --runs "${RELEASE_RUNS:-8}" --speed 4 --peer-runs 0 --max-tokens 16 2>>"$OUTD/release.log" | grep '^RESULT' \
+    --runs "${RELEASE_RUNS:-6}" --speed 4 --peer-runs 0 --max-tokens 16 2>>"$OUTD/release.log" | grep '^RESULT' \
     >"$WORK/release-$s.txt"
   [ -s "$WORK/release-$s.txt" ] || echo "bench-gpu: release-to-text failed on $s (see release.log)"
   while read -r line; do
