@@ -21,6 +21,8 @@ OUT="${1:-$HERE/target/generated-resources/kernels}"
 RES="$OUT/dev/dictum/kernels"
 AMD_TARGETS=(gfx1010 gfx1012 gfx1030 gfx1100)
 PTX_ARCH=compute_75
+# module:macro — the module's portable body, built for NVIDIA too as <module>_portable (tests only)
+TEST_MODULES=(attention:DG_ATTENTION_PORTABLE)
 SM_TARGETS=(sm_80 sm_86 sm_89 sm_90)
 JOBS="${DICTUM_KERNEL_JOBS:-$(nproc)}"
 
@@ -117,6 +119,17 @@ compile_module() {
   for t in "${SM_TARGETS[@]}"; do
     "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$m.cubin" "$RES/ptx/$m.ptx" || return 1
   done
+  # Test-only modules: a module's portable (AMD) body built for NVIDIA as well, so that the op tests
+  # run it against the CPU on a CUDA device (manifest "testModules"; the runtime never loads them).
+  local tm
+  for tm in "${TEST_MODULES[@]}"; do
+    [ "${tm%%:*}" = "$m" ] || continue
+    local tn="${m}_portable"
+    "$NVCC" -ptx -arch="$PTX_ARCH" -O3 -D"${tm#*:}" -I"$SRC" -o "$RES/ptx/$tn.ptx" "$src" || return 1
+    for t in "${SM_TARGETS[@]}"; do
+      "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$tn.cubin" "$RES/ptx/$tn.ptx" || return 1
+    done
+  done
 }
 build_module() {
   local src="$1" m
@@ -129,11 +142,11 @@ build_module() {
 }
 export -f compile_module build_module
 export HIPCC BUNDLER NVCC PTXAS SRC RES WORK PTX_ARCH
-export AMD_TARGETS_S="${AMD_TARGETS[*]}" SM_TARGETS_S="${SM_TARGETS[*]}"
+export AMD_TARGETS_S="${AMD_TARGETS[*]}" SM_TARGETS_S="${SM_TARGETS[*]}" TEST_MODULES_S="${TEST_MODULES[*]}"
 
 START=$(date +%s)
 printf '%s\n' "${SOURCES[@]}" | xargs -P "$JOBS" -I{} bash -c \
-  'AMD_TARGETS=($AMD_TARGETS_S); SM_TARGETS=($SM_TARGETS_S); build_module "$1"' _ {} \
+  'AMD_TARGETS=($AMD_TARGETS_S); SM_TARGETS=($SM_TARGETS_S); TEST_MODULES=($TEST_MODULES_S); build_module "$1"' _ {} \
   || die "a kernel module failed to compile (see above)"
 
 # Every kernel of every module must be in every output: code objects and cubins as ELF function
@@ -154,6 +167,17 @@ for src in "${SOURCES[@]}"; do
   for k in $names; do
     grep -qE "\.entry[[:space:]]+$k\(" "$RES/ptx/$m.ptx" \
       || { echo "build-kernels: kernel $k missing from ptx/$m.ptx" >&2; missing=1; }
+  done
+done
+for tm in "${TEST_MODULES[@]}"; do
+  m="${tm%%:*}"
+  for k in $(kernels_of "$SRC/$m.cu"); do
+    grep -qE "\.entry[[:space:]]+$k\(" "$RES/ptx/${m}_portable.ptx" \
+      || { echo "build-kernels: kernel $k missing from ptx/${m}_portable.ptx" >&2; missing=1; }
+    for t in "${SM_TARGETS[@]}"; do
+      "$READELF" --wide --symbols "$RES/$t/${m}_portable.cubin" 2>/dev/null | awk '$4 == "FUNC" {print $NF}' \
+        | grep -qx "$k" || { echo "build-kernels: kernel $k missing from $t/${m}_portable.cubin" >&2; missing=1; }
+    done
   done
 done
 [ $missing -eq 0 ] || die "kernels missing from the outputs"
@@ -184,7 +208,11 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
       "$m" "$(basename "$src")" "$sha" "$ks"
   done
   echo
-  echo '  ]'
+  echo '  ],'
+  # Built for NVIDIA only (ptx + cudaTargets), from the module's source with the macro defined.
+  printf '  "testModules": [%s]\n' "$(for tm in "${TEST_MODULES[@]}"; do m="${tm%%:*}"
+    printf '{"name": "%s_portable", "source": "%s.cu", "define": "%s", "kernels": [%s]},' "$m" "$m" "${tm#*:}" \
+      "$(kernels_of "$SRC/$m.cu" | sed 's/.*/"&"/' | paste -sd, -)"; done | sed 's/,$//')"
   echo '}'
 } >"$RES/manifest.json"
 jq empty "$RES/manifest.json" 2>/dev/null || python3 -m json.tool "$RES/manifest.json" >/dev/null \

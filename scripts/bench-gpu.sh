@@ -15,6 +15,12 @@
 #     BENCH_SIZES="tiny small large-v3-turbo large-v3"   SKIP_WHISPERCPP=1   DICTUM_RUNS=10
 #     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
 #                          decoder step launched op by op instead of replayed as one CUDA graph)
+#     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
+#     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
+#                          RELEASE_RUNS=6 dictations per ending, fed at 4x real time, 16 tokens at most)
+#     SKIP_COMPILED=1      no transformers with a static cache + torch.compile (COMPILED_SIZES, default
+#                          the run's sizes in order; each within COMPILED_TIMEOUT=240 s and what is left
+#                          of BENCH_DEADLINE=560 s since the start)
 set -uo pipefail
 mode="${1:-}"
 
@@ -29,6 +35,10 @@ if [ "$mode" = pack ]; then
     cp -r gpu-bundle/lib gpu-bundle/runtime.tar.xz gpu-bundle/testdata-tokenizer.tar.xz "$dest/"
   fi
   cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py "$dest/"
+  # Release-to-text: ReleaseBench (app's test classes) and the toy-en sample WAVs it builds clips from.
+  mkdir -p "$dest/lib-test" "$dest/release-samples"
+  [ "$dest" = gpu-bundle ] || cp gpu-bundle/lib-test/app-tests.jar "$dest/lib-test/"
+  cp gpu-bundle/testdata/data/toy-en-samples/*.wav "$dest/release-samples/"
   cp "${MEL_FILTERS:-${DICTUM_TESTDATA:-testdata}/data/whisper-assets/mel_filters.npz}" "$dest/" 2>/dev/null \
     || cp ../shared/data/whisper-assets/mel_filters.npz "$dest/"
   [ -z "${BASELINE_NATIVE:-}" ] || cp "$BASELINE_NATIVE" "$dest/baseline-native.jar"
@@ -113,7 +123,9 @@ dictum_bench() { # label classpath size
   if [ -n "$j" ]; then
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(json.dumps({"engine":sys.argv[2],"size":sys.argv[3],
       "encoder_ms":d["encoder_ms"]["median"],"encoder_min_ms":d["encoder_ms"]["min"],
-      "decode_ms_per_token":d["decode_ms_per_token"]["median"],"peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5])}))' \
+      "decode_ms_per_token":d["decode_ms_per_token"]["median"],
+      "beam5_ms_per_step":d.get("beam_ms_per_step",{}).get("median"),
+      "peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5])}))' \
       "$j" "$label" "$s" "$peak" "$BASE_MIB" >>"$RES"
   else
     echo "bench-gpu: dictum ($label) failed on $s (see dictum.log)"
@@ -122,11 +134,39 @@ dictum_bench() { # label classpath size
 CP_NEW="$(ls "$B"/lib/*.jar | tr '\n' ':')"
 CP_OLD=""
 [ -f "$B/baseline-native.jar" ] && CP_OLD="$(ls "$B"/lib/*.jar | grep -v '/dictum-native-' | tr '\n' ':')$B/baseline-native.jar"
+# Release-to-text through the real session (issue 12/13): 5 s of the toy-en samples (pauses of 0.8 s
+# between sentences, so the session's pause hints and speculation run), ended by 0.6 s of quiet or by
+# speech up to the release; end of the last fed chunk -> final text, median of the runs after the first.
+# The random weights' text is garbage (fine for timing): decoding is capped at 16 tokens per window,
+# the fallback off, so every run decodes what a 5 s utterance does (~15 text tokens + end of text).
+SAMPLES="$B/release-samples"
+[ -d "$SAMPLES" ] || SAMPLES="$B/testdata/data/toy-en-samples"
+dictum_release() { # size: both endings in one JVM (one model load)
+  local s="$1" line
+  "$JAVA" "${FLAGS[@]}" -cp "$CP_NEW$B/lib-test/app-tests.jar" dev.dictum.app.dictation.ReleaseBench \
+    --backend cuda --model "$WORK/$s" --samples "$SAMPLES" --length 5 --ending both \
+    --runs "${RELEASE_RUNS:-6}" --speed 4 --peer-runs 0 --max-tokens 16 2>>"$OUTD/release.log" | grep '^RESULT' \
+    >"$WORK/release-$s.txt"
+  [ -s "$WORK/release-$s.txt" ] || echo "bench-gpu: release-to-text failed on $s (see release.log)"
+  while read -r line; do
+    echo "$s $line" >>"$OUTD/release.txt"
+    python3 -c 'import json,re,sys; f=dict(re.findall(r"(\w+)=(\S+)", sys.argv[1].split(" text=")[0])); e=f["ending"]
+print(json.dumps({"engine":"dictum","size":sys.argv[2],"release_"+e+"_ms":float(f["total_median_ms"]),
+  "release_"+e+"_p95_ms":float(f["total_p95_ms"]),"release_"+e+"_speculative":f["speculative"],
+  "release_"+e+"_encode_ms":float(f["encode_median_ms"]),"release_"+e+"_decode_ms":float(f["decode_median_ms"]),
+  "release_"+e+"_audio_s":float(f["audio_s"])}))' "$line" "$s" >>"$RES"
+  done <"$WORK/release-$s.txt"
+}
 for s in "${SIZES[@]}"; do
+  [ -z "${SKIP_DICTUM:-}" ] || break
   log "dictum $s"
   dictum_bench dictum "$CP_NEW" "$s"
   [ -z "${DICTUM_EAGER_TOO:-}" ] || DICTUM_CUDA_GRAPHS=0 dictum_bench dictum-eager "$CP_NEW" "$s"
   [ -z "$CP_OLD" ] || dictum_bench dictum-baseline "$CP_OLD" "$s"
+  if [ -z "${SKIP_RELEASE:-}" ]; then
+    log "dictum $s release-to-text"
+    dictum_release "$s"
+  fi
 done
 
 # 4. transformers fp16 sdpa, and the two ceilings (device-to-device copy, a large f16 GEMM).
@@ -179,5 +219,28 @@ PY
   done
 fi
 
-# 6. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
+# 6. transformers with a static cache + torch.compile (issue 12: "if it runs there"), last: its
+# compilation takes minutes, so it gets what is left of BENCH_DEADLINE (default 560 s after the
+# start, so that the whole run stays within a 10-minute device call) and at most COMPILED_TIMEOUT per
+# size; a failure, the time limit or no time left is recorded with its reason instead of figures.
+for s in ${COMPILED_SIZES:-${SIZES[*]}}; do
+  [ -z "${SKIP_COMPILED:-}" ] || break
+  left=$(( ${BENCH_DEADLINE:-560} - SECONDS ))
+  limit=$(( left < ${COMPILED_TIMEOUT:-240} ? left : ${COMPILED_TIMEOUT:-240} ))
+  if [ "$limit" -lt 60 ]; then
+    echo "{\"engine\": \"transformers-compiled\", \"size\": \"$s\", \"error\": \"not run: $left s left of the run's ${BENCH_DEADLINE:-560} s\"}" >>"$RES"
+    continue
+  fi
+  log "transformers (static cache + torch.compile) $s, at most $limit s"
+  out="$(timeout "$limit" python3 "$B/bench_gpu_models.py" bench-compiled "$s" "$WORK/$s" \
+    2>>"$OUTD/transformers-compiled.log" | tail -1)"
+  rc=$?
+  if [ -n "$out" ]; then echo "$out" >>"$RES"; else
+    why="exit $rc"; [ "$rc" = 124 ] && why="over its $limit s limit"
+    echo "{\"engine\": \"transformers-compiled\", \"size\": \"$s\", \"error\": \"$why (transformers-compiled.log)\"}" >>"$RES"
+    echo "bench-gpu: transformers static cache + torch.compile on $s: $why"; tail -3 "$OUTD/transformers-compiled.log"
+  fi
+done
+
+# 7. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
 python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}"

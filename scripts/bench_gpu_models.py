@@ -7,6 +7,9 @@ Hugging Face transformers peer (fp16, sdpa) timed on them.
   bench_gpu_models.py bench SIZE DIR                 transformers fp16 sdpa: encoder ms per 30 s
                                                      window, decoder ms/token, beam-5 ms per step,
                                                      peak GPU memory; one JSON line on stdout
+  bench_gpu_models.py bench-compiled SIZE DIR        the same with a static KV cache and torch.compile
+                                                     (mode "reduce-overhead": CUDA graphs): encoder and
+                                                     decoder ms/token; or {"error": why} if it fails
 
 The same safetensors are read by Dictum (Hugging Face folder) and, converted to ggml f16 by
 hf_to_ggml.py, by whisper.cpp. Vocabulary: toy-multi's tokenizer (51866 tokens) for every size, so
@@ -58,20 +61,22 @@ def make(size, out, tokenizer_dir):
             json.dump(p, fh, indent=2)
 
 
+def event_ms(fn):
+    """GPU milliseconds of fn() between two CUDA events (the caller synchronises before, if it must)."""
+    a = torch.cuda.Event(enable_timing=True)
+    b = torch.cuda.Event(enable_timing=True)
+    a.record()
+    fn()
+    b.record()
+    b.synchronize()
+    return a.elapsed_time(b)
+
+
 def timed(fn, warmup, runs):
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    ms = []
-    for _ in range(runs):
-        a = torch.cuda.Event(enable_timing=True)
-        b = torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ms.append(a.elapsed_time(b))
-    return ms
+    return [event_ms(fn) for _ in range(runs)]
 
 
 def bench(size, path):
@@ -92,19 +97,16 @@ def bench(size, path):
         def decode(batch, steps):
             h = hidden.expand(batch, -1, -1)
             out = model(decoder_input_ids=prompt.expand(batch, -1), encoder_outputs=(h,), use_cache=True)
-            pkv = out.past_key_values
-            tok = out.logits[:, -1].argmax(-1, keepdim=True)
+            state = {"pkv": out.past_key_values, "tok": out.logits[:, -1].argmax(-1, keepdim=True)}
             torch.cuda.synchronize()
-            a = torch.cuda.Event(enable_timing=True)
-            b = torch.cuda.Event(enable_timing=True)
-            a.record()
-            for _ in range(steps):
-                out = model(decoder_input_ids=tok, encoder_outputs=(h,), past_key_values=pkv, use_cache=True)
-                pkv = out.past_key_values
-                tok = out.logits[:, -1].argmax(-1, keepdim=True)
-            b.record()
-            b.synchronize()
-            return a.elapsed_time(b) / steps
+
+            def run():
+                for _ in range(steps):
+                    o = model(decoder_input_ids=state["tok"], encoder_outputs=(h,), past_key_values=state["pkv"],
+                              use_cache=True)
+                    state["pkv"] = o.past_key_values
+                    state["tok"] = o.logits[:, -1].argmax(-1, keepdim=True)
+            return event_ms(run) / steps
 
         decode(1, 8)
         res["decode_ms_per_token"] = statistics.median([decode(1, 64) for _ in range(5)])
@@ -114,10 +116,66 @@ def bench(size, path):
     print(json.dumps(res), flush=True)
 
 
+def static_caches(model, batch, self_len, cross_len):
+    """An EncoderDecoderCache of two StaticCaches (self-attention, cross-attention), for the
+    transformers at hand: the constructor changed between 4.x (max_batch_size, device, dtype) and 5.x."""
+    from transformers import EncoderDecoderCache, StaticCache
+    def one(n):
+        try:
+            return StaticCache(config=model.config, max_batch_size=batch, max_cache_len=n, device="cuda",
+                               dtype=torch.float16)
+        except TypeError:
+            return StaticCache(config=model.config, max_cache_len=n)
+    return EncoderDecoderCache(one(self_len), one(cross_len))
+
+
+def bench_compiled(size, path):
+    import traceback
+    res = {"engine": "transformers-compiled", "size": size, "torch": torch.__version__}
+    try:
+        from transformers import WhisperForConditionalGeneration
+        model = WhisperForConditionalGeneration.from_pretrained(path, dtype=torch.float16,
+                                                                attn_implementation="sdpa").cuda().eval()
+        mels = SIZES[size][4]
+        torch.manual_seed(1)
+        feats = torch.randn(1, mels, 3000, device="cuda", dtype=torch.float16)
+        with torch.inference_mode():
+            encoder = torch.compile(model.model.encoder, mode="reduce-overhead")
+            res["encoder_ms"] = statistics.median(timed(lambda: encoder(feats).last_hidden_state, 5, 20))
+            hidden = model.model.encoder(feats).last_hidden_state
+            prompt = torch.tensor([[50258, 50259, 50360, 50364]], device="cuda")
+            step = torch.compile(model, mode="reduce-overhead")
+            steps = 64
+
+            def decode():
+                cache = static_caches(model, 1, 4 + steps + 8, 1500)
+                out = model(decoder_input_ids=prompt, encoder_outputs=(hidden,), past_key_values=cache,
+                            use_cache=True, cache_position=torch.arange(4, device="cuda"))
+                state = {"tok": out.logits[:, -1].argmax(-1, keepdim=True)}
+                torch.cuda.synchronize()
+
+                def run():
+                    for i in range(steps):
+                        o = step(decoder_input_ids=state["tok"], encoder_outputs=(hidden,), past_key_values=cache,
+                                 use_cache=True, cache_position=torch.tensor([4 + i], device="cuda"))
+                        state["tok"] = o.logits[:, -1].argmax(-1, keepdim=True).clone()
+                return event_ms(run) / steps
+
+            for _ in range(3):  # compilation, then CUDA-graph capture
+                decode()
+            res["decode_ms_per_token"] = statistics.median([decode() for _ in range(5)])
+    except Exception as e:  # recorded, not fatal: issue 12 asks for it "if it runs there"
+        traceback.print_exc()
+        res["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+    print(json.dumps(res), flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "bench":
         bench(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "bench-compiled":
+        bench_compiled(sys.argv[2], sys.argv[3])
     else:
-        sys.exit("usage: bench_gpu_models.py make SIZE DIR TOKENIZER_DIR | bench SIZE DIR")
+        sys.exit("usage: bench_gpu_models.py make SIZE DIR TOKENIZER_DIR | bench SIZE DIR | bench-compiled SIZE DIR")

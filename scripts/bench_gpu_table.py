@@ -9,6 +9,11 @@ Floors, from the ceilings measured in the same run (device-to-device copy, an 81
 - decoder step: the bytes one token must read once, f16 weights of every decoder layer (14 d^2) and
   the vocabulary projection, plus the cross-attention K/V in f16 (2 T d per layer), at the copy
   rate (bytes read + written per second: what the memory moves, as issue 12's floors count it).
+
+Release-to-text for 5 s of speech: Dictum's is measured through its real session (ReleaseBench, end of
+the last fed chunk -> final text, 16 tokens at most); the peers' is their encode + decode of the same
+audio computed from their own figures in the same run: one 30 s window (both pad to it) plus 17
+decoder steps (the prompt as one step, 16 tokens), as RELEASE_STEPS says.
 """
 import json
 import sys
@@ -16,6 +21,7 @@ import sys
 DIMS = {"tiny": (384, 4, 4, 80), "small": (768, 12, 12, 80), "large-v3-turbo": (1280, 32, 4, 128),
         "large-v3": (1280, 32, 32, 128)}
 VOCAB, T = 51866, 1500
+RELEASE_STEPS = 17
 
 
 def floors(size, ceil):
@@ -39,8 +45,10 @@ def main():
 
     print(f"\nceilings measured here: copy {ceil['copy_tb_s']:.2f} TB/s (read + write), "
           f"f16 GEMM 8192^3 {ceil['f16_gemm_tflop_s']:.0f} TFLOP/s")
-    print("| model | figure | Dictum cuda | Dictum before | whisper.cpp | transformers | Dictum / faster peer | floor |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| model | figure | Dictum cuda | Dictum before | whisper.cpp | transformers | transformers static + compile"
+          " | Dictum / faster peer | floor |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    peer_engines = ("whisper.cpp", "transformers", "transformers-compiled")
     for s in sys.argv[2:]:
         flop, nbytes, enc_floor, dec_floor = floors(s, ceil)
         fl = {"encoder_ms": f"{enc_floor:.3f} ms ({flop / 1e12:.2f} TFLOP)",
@@ -49,11 +57,29 @@ def main():
         for key, name in (("encoder_ms", "encoder ms / 30 s window"), ("decode_ms_per_token", "decoder ms / token"),
                           ("beam5_ms_per_step", "beam-5 ms / step"), ("peak_gpu_mib", "peak GPU MiB")):
             dv, bv = get("dictum", s, key), get("dictum-baseline", s, key)
-            wv, tv = get("whisper.cpp", s, key), get("transformers", s, key)
-            peers = [v for v in (wv, tv) if v is not None]
+            pv = [get(e, s, key) for e in peer_engines]
+            peers = [v for v in pv if v is not None]
             ratio = f"{dv / min(peers):.2f}×" if dv is not None and peers else "—"
             p = 0 if key == "peak_gpu_mib" else 2
-            print(f"| {s} | {name} | {f(dv, p)} | {f(bv, p)} | {f(wv, p)} | {f(tv, p)} | {ratio} | {fl.get(key, '—')} |")
+            print(f"| {s} | {name} | {f(dv, p)} | {f(bv, p)} | " + " | ".join(f(v, p) for v in pv)
+                  + f" | {ratio} | {fl.get(key, '—')} |")
+        # release-to-text: Dictum measured (two endings), the peers computed from their encode + decode
+        pr = []
+        for e in peer_engines:
+            enc, dec = get(e, s, "encoder_ms"), get(e, s, "decode_ms_per_token")
+            pr.append(enc + RELEASE_STEPS * dec if enc is not None and dec is not None else None)
+        peers = [v for v in pr if v is not None]
+        floor = enc_floor + RELEASE_STEPS * dec_floor
+        for ending, label in (("speech", "speech up to the release"), ("quiet", "0.6 s quiet before the release")):
+            dv = get("dictum", s, f"release_{ending}_ms")
+            spec = get("dictum", s, f"release_{ending}_speculative")
+            ratio = f"{dv / min(peers):.2f}×" if dv is not None and peers else "—"
+            note = f" (text made at a pause in {spec} runs)" if spec is not None else ""
+            print(f"| {s} | release-to-text 5 s, {label}{note}; peers: encode + {RELEASE_STEPS} steps | {f(dv)} | — | "
+                  + " | ".join(f(v) for v in pr) + f" | {ratio} | {floor:.3f} ms |")
+    errors = [r for r in rows if r.get("error")]
+    for r in errors:
+        print(f"\n{r['engine']} {r.get('size')}: not measured: {r['error']}")
 
 
 if __name__ == "__main__":

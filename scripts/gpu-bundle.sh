@@ -67,6 +67,13 @@ rm -rf "$rt"
 # The stand-in loads PTX where Dictum hands it a gfx1010 code object: the PTX from the jar.
 mkdir -p "$out/kernels"
 (cd "$out/kernels" && unzip -q -o ../lib/dictum-native-*.jar 'dev/dictum/kernels/ptx/*' && mv dev/dictum/kernels/ptx . && rm -rf dev)
+# Where a module's AMD body is portable (manifest "testModules": attention), the stand-in gets that
+# body's PTX under the module's name, so the HIP runs execute the code a real AMD card would run,
+# not the NVIDIA tensor-core body (both define the same kernels; one PTX per module keeps the
+# stand-in's choice unambiguous).
+for p in "$out"/kernels/ptx/*_portable.ptx; do
+  [ -e "$p" ] && mv "$p" "${p%_portable.ptx}.ptx"
+done
 if [ -d native/hip-standin ]; then
   cp -r native/hip-standin "$out/hip-standin"
 else

@@ -14,10 +14,12 @@
 #include <hip/hip_fp16.h>
 // HIP's shuffles take no mask: a wave's active lanes always take part.
 #define DG_SHFL_XOR(v, laneMask) __shfl_xor((v), (laneMask))
+#define DG_SHFL(v, srcLane) __shfl((v), (srcLane))
 #else
 #include <cuda_fp16.h>
 // Every lane of the warp is active wherever the kernels shuffle (uniform control flow).
 #define DG_SHFL_XOR(v, laneMask) __shfl_xor_sync(0xffffffffu, (v), (laneMask))
+#define DG_SHFL(v, srcLane) __shfl_sync(0xffffffffu, (v), (srcLane))
 #endif
 
 #define DG_INF __int_as_float(0x7f800000)

@@ -142,6 +142,25 @@ class KernelBuildTest {
         assertThat(gemm).contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16");
     }
 
+    /**
+     * The test-only modules (manifest "testModules"): the portable attention body, built for NVIDIA so
+     * that GpuOpsTest's "cuda-portable" cases run the AMD body's code on a CUDA device. It must be the
+     * f32 body (no tensor-core mma), with every kernel of its source, for the PTX and every cubin target.
+     */
+    @Test
+    void thePortableAttentionBodyIsBuiltForNvidiaToo() {
+        assertThat(res.manifest.get("testModules")).hasSize(1);
+        var tm = res.manifest.get("testModules").get(0);
+        assertThat(tm.get("name").asText()).isEqualTo("attention_portable");
+        assertThat(tm.get("define").asText()).isEqualTo("DG_ATTENTION_PORTABLE");
+        assertThat(tm.get("kernels").get(0).asText()).isEqualTo("attention_f32");
+        String ptx = new String(KernelResources.bytes("ptx/attention_portable.ptx"), StandardCharsets.US_ASCII);
+        assertThat(ptx).contains(".entry attention_f32(").doesNotContain("mma.sync").contains("shfl.sync.bfly");
+        for (String t : res.strings("cudaTargets")) {
+            assertThat(KernelResources.bytes(t + "/attention_portable.cubin")).as(t).isNotEmpty();
+        }
+    }
+
     /** A kernel with a body per vendor ({@code #if}) is declared with one parameter list in both. */
     @Test
     void everyDeclarationOfAKernelHasTheSameParameters() throws IOException {

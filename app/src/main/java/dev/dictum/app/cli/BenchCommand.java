@@ -18,12 +18,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dictum bench}: encoder milliseconds per 30-second window and decoder milliseconds per
- * token, as median / min / max over runs. A measurement tool, not a test: numbers depend on the
+ * {@code dictum bench}: encoder milliseconds per 30-second window, decoder milliseconds per token
+ * and per beam-search step (5 sequences by default: issue 12 compares it with the peers' beam-5),
+ * as median / min / max over runs. A measurement tool, not a test: numbers depend on the
  * machine and on what else it is doing.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measure encoder ms per 30 s window and decoder ms per token (median, min, max over runs).")
+        description = "Measure encoder ms per 30 s window, decoder ms per token and per beam step (median, min, max"
+                + " over runs).")
 final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
 
     @Mixin
@@ -44,6 +46,11 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             description = "Untimed runs first, so the JIT has compiled the hot loops (default 5).")
     int warmup;
 
+    @Option(names = "--beams", defaultValue = "5", paramLabel = "B",
+            description = "Sequences of the timed beam-search step (cache reorder + one token each; default 5;"
+                    + " 0 or 1: no beam figure).")
+    int beams;
+
     @Option(names = "--audio", paramLabel = "WAV", description = "Audio to encode (default: a synthetic signal).")
     Path audio;
 
@@ -52,7 +59,8 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
                     + " or N positions (1-1500; whisper.cpp's audio_ctx).")
     String audioCtx;
 
-    @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...}}.")
+    @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...},"
+            + "\"beam_ms_per_step\":{...}}.")
     boolean json;
 
     @CommandLine.Spec
@@ -66,20 +74,25 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
     @Override
     public Integer call() throws IOException {
         Logging.configure(common.verbose);
-        if (runs < 1 || tokens < 1 || warmup < 0 || !(seconds > 0) || seconds > 3600) {
+        if (runs < 1 || tokens < 1 || warmup < 0 || !(seconds > 0) || seconds > 3600 || beams < 0 || beams > 16) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--runs and --tokens must be at least 1, --warmup at least 0, --seconds in (0, 3600]");
+                    "--runs and --tokens must be at least 1, --warmup at least 0, --seconds in (0, 3600],"
+                            + " --beams in 0..16");
         }
         EncoderContext context = AudioCtxOption.parse(spec, audioCtx);
         float[] samples = audio == null ? EngineBenchmark.syntheticAudio(seconds) : AudioInput.readMono16k(audio);
         try (WhisperEngine engine = WhisperEngine.load(common.model, Backends.open(common.backend))) {
-            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens, context);
+            EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens, context, beams);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 ObjectMapper m = new ObjectMapper();
                 ObjectNode o = m.createObjectNode();
                 stats(o.putObject("encoder_ms"), r.encoderMs());
                 stats(o.putObject("decode_ms_per_token"), r.decodeMsPerToken());
+                if (r.beamMsPerStep() != null) {
+                    stats(o.putObject("beam_ms_per_step"), r.beamMsPerStep());
+                    o.put("beams", r.beams());
+                }
                 o.put("windows", r.windows());
                 o.put("tokens", r.tokens());
                 o.put("encoder_positions", r.positions());
@@ -97,6 +110,11 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
                 out.printf(Locale.ROOT, "decoder  %8.2f ms per token       (median; min %.2f, max %.2f; %d runs x %d tokens)%n",
                         r.decodeMsPerToken().median(), r.decodeMsPerToken().min(), r.decodeMsPerToken().max(), runs,
                         r.tokens());
+                if (r.beamMsPerStep() != null) {
+                    out.printf(Locale.ROOT, "beam-%d   %8.2f ms per step        (median; min %.2f, max %.2f; cache reorder"
+                            + " + one token per sequence)%n", r.beams(), r.beamMsPerStep().median(),
+                            r.beamMsPerStep().min(), r.beamMsPerStep().max());
+                }
             }
             out.flush();
         }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /** The in-process Whisper engine as the dictation loop sees it, with the options from the settings. */
 public final class WhisperDictationEngine implements DictationEngine {
@@ -58,8 +59,16 @@ public final class WhisperDictationEngine implements DictationEngine {
 
     @Override
     public Session start(Consumer<String> partial) {
+        return start(partial, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(Consumer)} with the settings' options passed through {@code adjust} first: for
+     * benchmarks only (a token cap for random-weight models, whose text never ends by itself).
+     */
+    public Session start(Consumer<String> partial, UnaryOperator<TranscribeOptions> adjust) {
         TranscriptionSettings s = settings.get();
-        return new Session(engine.startDictation(options(s), partial), s.noSpeechThreshold());
+        return new Session(engine.startDictation(adjust.apply(options(s)), partial), s.noSpeechThreshold());
     }
 
     /** One dictation on the engine's {@link DictationSession}: speculation, pieces and live text live there. */

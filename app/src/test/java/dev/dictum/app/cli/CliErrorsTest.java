@@ -40,6 +40,7 @@ class CliErrorsTest {
         assertOneLineError(CliRun.of("transcribe", "--model", EN.toString(), "--task", "summarise", WAV.toString()), 2,
                 "--task");
         assertOneLineError(CliRun.of("bench", "--model", EN.toString(), "--runs", "0"), 2, "--runs");
+        assertOneLineError(CliRun.of("bench", "--model", EN.toString(), "--beams", "17"), 2, "--beams");
     }
 
     @Test

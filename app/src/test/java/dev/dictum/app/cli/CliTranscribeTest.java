@@ -73,10 +73,15 @@ class CliTranscribeTest {
                 MODELS.resolve("toy-en/ggml-toy-en.bin").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         JsonNode j = new ObjectMapper().readTree(r.out());
-        for (String k : new String[] {"encoder_ms", "decode_ms_per_token"}) {
-            assertThat(j.get(k).get("median").asDouble()).isPositive();
+        for (String k : new String[] {"encoder_ms", "decode_ms_per_token", "beam_ms_per_step"}) {
+            assertThat(j.get(k).get("median").asDouble()).as(k).isPositive();
             assertThat(j.get(k).get("min").asDouble()).isLessThanOrEqualTo(j.get(k).get("max").asDouble());
         }
+        assertThat(j.get("beams").asInt()).isEqualTo(5); // issue 12's beam-5 figure, by default
+        CliRun greedyOnly = CliRun.of("bench", "--json", "--runs", "1", "--warmup", "0", "--tokens", "2", "--beams", "0",
+                "--model", MODELS.resolve("toy-en/ggml-toy-en.bin").toString());
+        assertThat(greedyOnly.exitCode()).as(greedyOnly.err()).isZero();
+        assertThat(new ObjectMapper().readTree(greedyOnly.out()).has("beam_ms_per_step")).isFalse();
     }
 
     @Test

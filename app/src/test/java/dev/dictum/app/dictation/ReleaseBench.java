@@ -4,14 +4,11 @@ import dev.dictum.app.engine.WhisperDictationEngine;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
-import dev.dictum.gpu.cpu.CpuBackend;
+import dev.dictum.gpu.Backends;
+import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.EngineBenchmark;
 import dev.dictum.whisper.session.WhisperEngine;
-import io.github.givimad.whisperjni.WhisperContext;
-import io.github.givimad.whisperjni.WhisperFullParams;
-import io.github.givimad.whisperjni.WhisperJNI;
-import io.github.givimad.whisperjni.WhisperSamplingStrategy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -19,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * What the user feels, without a desktop: release-to-text of dictations through the app's real
@@ -28,9 +26,15 @@ import java.util.Locale;
  * other dictation apps do. BENCHMARK ONLY, run by scripts/bench-release.sh.
  *
  * <pre>
- * ReleaseBench --model ggml.bin --samples DIR --length SECONDS --ending quiet|speech [--runs N]
- *              [--speed F] [--peer-runs N] [--no-live-text]
+ * ReleaseBench --model ggml.bin --samples DIR --length SECONDS --ending quiet|speech|both [--runs N]
+ *              [--speed F] [--peer-runs N] [--no-live-text] [--backend cpu|cuda|hip] [--max-tokens N]
  * </pre>
+ *
+ * {@code --backend cuda} runs the session on the GPU (scripts/bench-gpu.sh, issue 12; the peer then
+ * needs {@code --peer-runs 0}: whisper-jni is CPU-only and not in the GPU bundle). {@code --max-tokens}
+ * caps the tokens decoded per window and turns the temperature fallback off: for random-weight models,
+ * whose garbage text would otherwise run to 224 tokens and be retried at every temperature; the
+ * timing then stands for a dictation of that many tokens.
  *
  * Prints one line: {@code length ending runs first median p95 | tail median | finish median p95 |
  * handoff median | speculative share | after-release encode/decode medians | peer median}.
@@ -48,6 +52,8 @@ public final class ReleaseBench {
         double speed = 1;
         int peerRuns = 5;
         boolean live = true;
+        String backend = "cpu";
+        Integer maxTokens = null;
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--no-live-text")) {
                 live = false;
@@ -62,66 +68,78 @@ public final class ReleaseBench {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--speed" -> speed = Double.parseDouble(args[i + 1]);
                 case "--peer-runs" -> peerRuns = Integer.parseInt(args[i + 1]);
+                case "--backend" -> backend = args[i + 1];
+                case "--max-tokens" -> maxTokens = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (model == null || samples == null || !(ending.equals("quiet") || ending.equals("speech"))) {
-            System.err.println("usage: ReleaseBench --model ggml.bin --samples DIR --length S --ending quiet|speech");
+        if (model == null || samples == null
+                || !(ending.equals("quiet") || ending.equals("speech") || ending.equals("both"))) {
+            System.err.println("usage: ReleaseBench --model ggml.bin --samples DIR --length S --ending quiet|speech|both");
             System.exit(2);
         }
-        float[] clip = clip(sentences(samples), length, ending.equals("speech"));
+        List<float[]> sentences = sentences(samples);
+        // "both": one model load for the two endings (one RESULT line each; "first" is then the first
+        // dictation of that ending, not the first after launch, for the second one).
+        List<String> endings = ending.equals("both") ? List.of("quiet", "speech") : List.of(ending);
         TranscriptionSettings settings = TranscriptionSettings.defaults();
         float threshold = Settings.defaults().audio().speechThresholdDb().floatValue();
-        try (WhisperEngine whisper = WhisperEngine.load(model, new CpuBackend())) {
+        Integer cap = maxTokens;
+        UnaryOperator<TranscribeOptions> adjust = cap == null ? UnaryOperator.identity()
+                : o -> o.withDecoding(o.decoding().withSampleLen(cap)).withTemperatures(0.0);
+        try (WhisperEngine whisper = WhisperEngine.load(model, Backends.open(backend))) {
             // The app's warm-up (EngineManager): two throw-away transcriptions right after the load.
-            WhisperDictationEngine engine = new WhisperDictationEngine(whisper, "bench", "cpu", () -> settings);
+            WhisperDictationEngine engine = new WhisperDictationEngine(whisper, "bench", backend, () -> settings);
             for (int w = 0; w < 2; w++) {
-                whisper.transcribe(EngineBenchmark.syntheticAudio(2), engine.options(settings));
+                whisper.transcribe(EngineBenchmark.syntheticAudio(2), adjust.apply(engine.options(settings)));
             }
-            List<long[]> rows = new ArrayList<>();
-            int speculative = 0;
-            String text = null;
-            for (int run = 0; run < runs; run++) {
-                WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null);
-                Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
-                        true, x -> { });
-                long start = System.nanoTime();
-                for (int at = 0; at < clip.length; at += CHUNK) {
-                    long due = start + (long) (at / (double) RATE / speed * 1e9);
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            for (String end : endings) {
+                float[] clip = clip(sentences, length, end.equals("speech"));
+                List<long[]> rows = new ArrayList<>();
+                int speculative = 0;
+                String text = null;
+                for (int run = 0; run < runs; run++) {
+                    WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null, adjust);
+                    Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
+                            true, x -> { });
+                    long start = System.nanoTime();
+                    for (int at = 0; at < clip.length; at += CHUNK) {
+                        long due = start + (long) (at / (double) RATE / speed * 1e9);
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                        r.audio(Arrays.copyOfRange(clip, at, Math.min(clip.length, at + CHUNK)));
                     }
-                    r.audio(Arrays.copyOfRange(clip, at, Math.min(clip.length, at + CHUNK)));
+                    long release = System.nanoTime();
+                    r.close(); // the trimmer's tail
+                    long tail = System.nanoTime();
+                    Transcript t = r.session(null).finish();
+                    long finished = System.nanoTime();
+                    StringBuilder window = new StringBuilder(); // the hand-off: a stand-in for the paste
+                    window.append(t.text());
+                    long handed = System.nanoTime();
+                    DictationSession.Release how = session.release();
+                    if (t.speculative()) {
+                        speculative++;
+                    }
+                    text = window.toString();
+                    rows.add(new long[] {handed - release, tail - release, finished - tail, handed - finished,
+                            how.encodeNanos(), how.decodeNanos()});
                 }
-                long release = System.nanoTime();
-                r.close(); // the trimmer's tail
-                long tail = System.nanoTime();
-                Transcript t = r.session(null).finish();
-                long finished = System.nanoTime();
-                StringBuilder window = new StringBuilder(); // the hand-off: a stand-in for the paste
-                window.append(t.text());
-                long handed = System.nanoTime();
-                DictationSession.Release how = session.release();
-                if (t.speculative()) {
-                    speculative++;
-                }
-                text = window.toString();
-                rows.add(new long[] {handed - release, tail - release, finished - tail, handed - finished,
-                        how.encodeNanos(), how.decodeNanos()});
+                double peer = peerRuns > 0 ? WhisperCppPeer.medianMs(model, clip, peerRuns) : Double.NaN;
+                long first = rows.get(0)[0];
+                List<long[]> steady = rows.size() > 1 ? rows.subList(1, rows.size()) : rows;
+                System.out.printf(Locale.ROOT,
+                        "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
+                                + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
+                                + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
+                                + " audio_s=%.2f backend=%s max_tokens=%s text=\"%s\"%n",
+                        length, end, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
+                        pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
+                        pct(steady, 5, 50), peer, clip.length / (double) RATE, backend, cap == null ? "none" : cap,
+                        text.length() > 60 ? text.substring(0, 60) + "…" : text);
             }
-            double peer = peer(model, clip, peerRuns);
-            long first = rows.get(0)[0];
-            List<long[]> steady = rows.size() > 1 ? rows.subList(1, rows.size()) : rows;
-            System.out.printf(Locale.ROOT,
-                    "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
-                            + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
-                            + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
-                            + " audio_s=%.2f text=\"%s\"%n",
-                    length, ending, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
-                    pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
-                    pct(steady, 5, 50), peer, clip.length / (double) RATE,
-                    text.length() > 60 ? text.substring(0, 60) + "…" : text);
         }
     }
 
@@ -181,35 +199,6 @@ public final class ReleaseBench {
         float[] out = new float[want];
         System.arraycopy(stream, 0, out, 0, best > 0 ? best : cut);
         return out;
-    }
-
-    /** whisper.cpp transcribing the whole recording at the release, model loaded: median wall ms. */
-    static double peer(Path model, float[] clip, int runs) throws Exception {
-        if (runs <= 0) {
-            return Double.NaN;
-        }
-        WhisperJNI.loadLibrary();
-        WhisperJNI jni = new WhisperJNI();
-        try (WhisperContext c = jni.init(model)) {
-            WhisperFullParams p = new WhisperFullParams(WhisperSamplingStrategy.GREEDY);
-            p.nThreads = 2;
-            p.language = "en";
-            p.noTimestamps = true;
-            p.printProgress = false;
-            p.printRealtime = false;
-            p.printTimestamps = false;
-            p.temperature = 0f;
-            p.temperatureInc = 0f;
-            jni.full(c, p, clip, clip.length); // warm-up
-            long[] ms = new long[runs];
-            for (int i = 0; i < runs; i++) {
-                long t0 = System.nanoTime();
-                jni.full(c, p, clip, clip.length);
-                ms[i] = System.nanoTime() - t0;
-            }
-            Arrays.sort(ms);
-            return ms[runs / 2] / 1e6;
-        }
     }
 
     private static double pct(List<long[]> rows, int col, int p) {

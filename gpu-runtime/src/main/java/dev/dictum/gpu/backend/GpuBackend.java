@@ -358,7 +358,7 @@ public final class GpuBackend implements Backend {
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
         long keysDev = staging.ints(keys, batch);
-        kernel("attention", "attention_f32").launch(stream, ceil(queries, 32), heads, batch, 128, shared,
+        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, 32), heads, batch, 128, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
@@ -436,7 +436,7 @@ public final class GpuBackend implements Backend {
             int headDim, Buffer out) {
         int shared = attentionShared(headDim);
         checkRange(buf(step), 0, 3);
-        kernel("attention", "attention_f32").launch(stream, 1, heads, 1, 128, shared,
+        kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, 128, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
                         .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
                         .ptr(buf(out).at(0)));
@@ -511,11 +511,32 @@ public final class GpuBackend implements Backend {
         }
     }
 
+    /**
+     * The module {@code attention_f32} comes from: "attention", or in tests "attention_portable" (the AMD
+     * body built for NVIDIA, so that the op tests check it on a CUDA device; manifest "testModules").
+     */
+    private String attentionModule = "attention";
+
+    /** Runs {@code body} with attention from {@code module} (tests only; the runtime never switches). */
+    synchronized void withAttentionModule(String module, Runnable body) {
+        String was = attentionModule;
+        attentionModule = module;
+        try {
+            body.run();
+        } finally {
+            attentionModule = was;
+        }
+    }
+
     private int attentionShared(int headDim) {
         if (headDim < 1 || headDim > 128) {
             throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
         }
-        int shared = 4 * (32 * (3 * headDim + 1) + 32 * 33 + 3 * 32);
+        // What either body of attention.cu uses (ABI.md): the NVIDIA tensor-core body's f16 hi/lo staging
+        // and merge area, or the portable (AMD) body's K and V tiles of 32 keys x 64 or 128 channels.
+        int tensorCore = 4 * (80 * ((headDim + 7) & ~7) + 256);
+        int portable = 4 * 2 * 32 * (headDim <= 64 ? 64 : 128);
+        int shared = Math.max(tensorCore, portable);
         if (shared > device.props().sharedMemoryPerBlock()) {
             throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
                     + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());

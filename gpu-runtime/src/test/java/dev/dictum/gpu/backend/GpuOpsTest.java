@@ -176,32 +176,46 @@ class GpuOpsTest {
         }
     }
 
+    /**
+     * "cuda-portable" runs the portable (AMD, f32) body of attention.cu on the CUDA device: the same
+     * source built for NVIDIA as the test-only module attention_portable (no AMD card is available,
+     * and the HIP stand-in runs the NVIDIA body). "packed" rows (strides = the width, no offset) take
+     * the bodies' 16-byte load paths; the others their unaligned element paths.
+     */
     static Stream<Arguments> attentionCases() {
         List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            // batch, queries, keys, heads, headDim, causal
-            out.add(Arguments.of(api, 1, 1500, 1500, 6, 64, false)); // tiny encoder
-            out.add(Arguments.of(api, 1, 1500, 1500, 8, 64, false)); // base encoder
-            out.add(Arguments.of(api, 1, 1500, 1500, 12, 64, false)); // small encoder
-            out.add(Arguments.of(api, 1, 1500, 1500, 16, 64, false)); // medium encoder
-            out.add(Arguments.of(api, 1, 1500, 1500, 20, 64, false)); // large encoder
-            out.add(Arguments.of(api, 5, 1, 37, 20, 64, true)); // a decoded token, 5 beams
-            out.add(Arguments.of(api, 1, 4, 4, 6, 64, true)); // the prompt
-            out.add(Arguments.of(api, 3, 3, 40, 3, 17, true)); // odd head size
-            out.add(Arguments.of(api, 2, 33, 65, 2, 96, false)); // a larger head size (128 needs > 48 KiB)
-            out.add(Arguments.of(api, 1, 1, 1, 1, 1, false));
+        for (String api : List.of("cuda", "hip", "cuda-portable")) {
+            // batch, queries, keys, heads, headDim, causal, packed
+            out.add(Arguments.of(api, 1, 1500, 1500, 6, 64, false, false)); // tiny encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 8, 64, false, false)); // base encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 12, 64, false, false)); // small encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 16, 64, false, false)); // medium encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 20, 64, false, false)); // large encoder
+            out.add(Arguments.of(api, 1, 1500, 1500, 20, 64, false, true)); // large encoder, packed rows
+            out.add(Arguments.of(api, 1, 750, 750, 6, 64, false, true)); // a shortened encoder context
+            out.add(Arguments.of(api, 5, 1, 37, 20, 64, true, false)); // a decoded token, 5 beams
+            out.add(Arguments.of(api, 5, 1, 37, 20, 64, true, true));
+            out.add(Arguments.of(api, 1, 4, 4, 6, 64, true, false)); // the prompt
+            out.add(Arguments.of(api, 1, 6, 6, 1, 64, false, true)); // tiny: 6 x 64
+            out.add(Arguments.of(api, 3, 3, 40, 3, 17, true, false)); // odd head size
+            out.add(Arguments.of(api, 2, 45, 77, 3, 24, true, true)); // odd sizes, causal, a partial tile
+            out.add(Arguments.of(api, 2, 33, 65, 2, 96, false, false)); // a larger head size
+            out.add(Arguments.of(api, 1, 70, 129, 2, 128, false, true)); // the largest head size
+            out.add(Arguments.of(api, 1, 1, 1, 1, 1, false, false));
         }
         return out.stream();
     }
 
-    @ParameterizedTest(name = "{0} batch={1} queries={2} keys={3} heads={4} headDim={5} causal={6}")
+    @ParameterizedTest(name = "{0} batch={1} queries={2} keys={3} heads={4} headDim={5} causal={6} packed={7}")
     @MethodSource("attentionCases")
-    void attention(String api, int batch, int queries, int keys, int heads, int headDim, boolean causal) {
-        GpuBackend gpu = Gpus.backend(api);
+    void attention(String api, int batch, int queries, int keys, int heads, int headDim, boolean causal,
+            boolean packed) {
+        boolean portable = api.equals("cuda-portable");
+        GpuBackend gpu = portable ? Gpus.portableAttentionBackend() : Gpus.backend(api);
         int d = heads * headDim;
-        int qStride = d + 5;
-        int kvStride = d + 3;
-        long kvOffset = 7;
+        int qStride = packed ? d : d + 5;
+        int kvStride = packed ? d : d + 3;
+        long kvOffset = packed ? 0 : 7;
         long kvBatchStride = (long) (keys + 2) * kvStride;
         int[] keyCounts = new int[batch];
         SplittableRandom rnd = new SplittableRandom(nextSeed());
@@ -228,8 +242,13 @@ class GpuOpsTest {
             gpu.upload(q, 0, gq, 0, q.length);
             gpu.upload(k, 0, gk, 0, kvLen);
             gpu.upload(v, 0, gv, 0, kvLen);
-            gpu.attention(gq, qStride, batch, queries, gk, gv, kvOffset, kvBatchStride, kvStride, keyCounts, heads,
-                    headDim, causal, go);
+            Runnable run = () -> gpu.attention(gq, qStride, batch, queries, gk, gv, kvOffset, kvBatchStride, kvStride,
+                    keyCounts, heads, headDim, causal, go);
+            if (portable) {
+                gpu.withAttentionModule("attention_portable", run);
+            } else {
+                run.run();
+            }
             assertThat(relErr(read(gpu, go, outLen), want)).isLessThanOrEqualTo(1e-5);
         }
     }

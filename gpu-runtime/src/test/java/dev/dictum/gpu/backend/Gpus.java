@@ -36,6 +36,16 @@ public final class Gpus {
         return OPEN.computeIfAbsent(api, a -> new GpuBackend(p.driver(), 0));
     }
 
+    /**
+     * A CUDA backend of its own for the test-only module attention_portable (GpuOpsTest's
+     * "cuda-portable"), so that the shared "cuda" backend never loads it (GpuRuntimeTest counts the
+     * shared backend's modules).
+     */
+    public static GpuBackend portableAttentionBackend() {
+        RuntimeProbe p = probe("cuda");
+        return OPEN.computeIfAbsent("cuda-portable", a -> new GpuBackend(p.driver(), 0));
+    }
+
     /** An output of {@code floats} poisoned with NaN, followed by {@link #GUARD} sentinel floats. */
     static Buffer poisoned(GpuBackend be, long floats) {
         Buffer b = be.allocate(floats + GUARD);

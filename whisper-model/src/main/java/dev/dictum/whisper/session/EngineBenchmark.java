@@ -27,7 +27,24 @@ public final class EngineBenchmark {
         }
     }
 
-    public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens, int positions) {
+    /**
+     * @param beamMsPerStep one beam-search step of {@code beams} sequences (null when not timed): the
+     *                      cache reordered to the chosen parents, then one token fed to every sequence
+     */
+    public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens, int positions,
+            Stats beamMsPerStep, int beams) {
+    }
+
+    /**
+     * The parents a beam step keeps when two beams fork from the best one and the worst drops out:
+     * a reorder that moves caches every step, as beam search does unless nothing changes.
+     */
+    static int[] forkingParents(int beams) {
+        int[] p = new int[beams];
+        for (int b = 1; b < beams; b++) {
+            p[b] = b - 1;
+        }
+        return p;
     }
 
     private EngineBenchmark() {
@@ -60,6 +77,16 @@ public final class EngineBenchmark {
      */
     public static Result run(WhisperEngine engine, float[] audio16k, int warmup, int runs, int tokens,
             EncoderContext context) {
+        return run(engine, audio16k, warmup, runs, tokens, context, 0);
+    }
+
+    /**
+     * As above, and with {@code beams > 1} also a beam-search step of that many sequences per run:
+     * the prompt fed to every sequence, then {@code tokens} steps of (reorder the caches to the
+     * parents of {@link #forkingParents}, feed each sequence its argmax text token), ms per step.
+     */
+    public static Result run(WhisperEngine engine, float[] audio16k, int warmup, int runs, int tokens,
+            EncoderContext context, int beams) {
         WhisperModel m = engine.model();
         LogMel mel = new LogMel(m.dims().nMels());
         int windows = Math.max(1, (int) Math.ceil(audio16k.length / 480000.0));
@@ -77,9 +104,15 @@ public final class EngineBenchmark {
         int steps = Math.min(tokens, m.dims().nTextCtx() - prompt.length);
         double[] enc = new double[runs];
         double[] dec = new double[runs];
+        double[] beam = new double[runs];
         float[][] logits = new float[1][m.dims().nVocab()];
         int[][] next = new int[1][1];
-        try (DecoderState state = m.newDecoder(1)) {
+        float[][] beamLogits = beams > 1 ? new float[beams][m.dims().nVocab()] : null;
+        int[][] beamNext = new int[Math.max(beams, 1)][1];
+        int[][] beamPrompt = new int[Math.max(beams, 1)][];
+        Arrays.fill(beamPrompt, prompt);
+        int[] parents = forkingParents(Math.max(beams, 1));
+        try (DecoderState state = m.newDecoder(1); DecoderState beamState = beams > 1 ? m.newDecoder(beams) : null) {
             for (int r = -warmup; r < runs; r++) { // negative runs warm up the JIT and the caches
                 long encNanos = 0;
                 EncodedAudio last = null;
@@ -99,14 +132,30 @@ public final class EngineBenchmark {
                     state.feed(next, logits);
                 }
                 long decNanos = System.nanoTime() - t0;
+                long beamNanos = 0;
+                if (beamState != null) {
+                    beamState.reset(last, beams);
+                    beamState.feed(beamPrompt, beamLogits);
+                    long b0 = System.nanoTime();
+                    for (int s = 0; s < steps; s++) {
+                        beamState.reorder(parents);
+                        for (int b = 0; b < beams; b++) {
+                            beamNext[b][0] = argmaxText(beamLogits[parents[b]], sp.eot());
+                        }
+                        beamState.feed(beamNext, beamLogits);
+                    }
+                    beamNanos = System.nanoTime() - b0;
+                }
                 last.close();
                 if (r >= 0) {
                     enc[r] = encNanos / 1e6 / windows;
                     dec[r] = decNanos / 1e6 / steps;
+                    beam[r] = beamNanos / 1e6 / steps;
                 }
             }
         }
-        return new Result(Stats.of(enc), Stats.of(dec), windows, steps, positions);
+        return new Result(Stats.of(enc), Stats.of(dec), windows, steps, positions, beams > 1 ? Stats.of(beam) : null,
+                beams);
     }
 
     private static int argmaxText(float[] logits, int eot) {
