@@ -140,30 +140,10 @@ public final class DictationController implements AutoCloseable {
             r.markPreRoll();
             recording = r;
         }
-        if (engine == null) {
-            // The model is still loading or warming up: ask warm-up to yield now (it stops within one
-            // encoder layer) and give this recording the engine as soon as it is there, so that it is
-            // transcribed while the user speaks, as every later one is, instead of all at the release.
-            Thread.ofVirtual().name("dictum-late-engine").start(() -> attachWhenLoaded(r, live));
-        }
         LOG.info("recording started");
         partial("");
         publish();
         return true;
-    }
-
-    private void attachWhenLoaded(Recording r, java.util.function.Consumer<String> live) {
-        try {
-            DictationEngine engine = p.engines().await(LATE_ENGINE_WAIT_MILLIS);
-            if (engine != null && r.attach(engine, live)) {
-                LOG.info("the model is ready during the recording: transcribing while it goes on");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            // the release starts a session itself (and reports what fails there)
-            LOG.debug("late engine not attached", e);
-        }
     }
 
     /** Ends the recording and transcribes it; {@code enterAfter} presses Enter after the text. */

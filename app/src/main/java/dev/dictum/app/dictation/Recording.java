@@ -116,23 +116,6 @@ final class Recording implements AudioSink {
         return session;
     }
 
-    /**
-     * Gives a recording that started before the model was ready its session while it still records:
-     * what was kept back is fed at once, the rest streams. False (nothing started) once it has ended
-     * or already has one.
-     */
-    synchronized boolean attach(DictationEngine engine, Consumer<String> partial) {
-        if (closed || session != null || feedFailure != null) {
-            return false;
-        }
-        session = engine.start(partial);
-        for (float[] chunk : unsent) {
-            send(chunk);
-        }
-        unsent.clear();
-        return true;
-    }
-
     synchronized boolean hasSession() {
         return session != null;
     }

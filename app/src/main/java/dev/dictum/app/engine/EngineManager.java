@@ -17,17 +17,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Loads the chosen model in the background and warms it up before saying it is ready: the first
  * 30-second encode of a fresh JVM takes about ten times as long as later ones (the JIT compiles
- * the kernels on first use), so two throw-away transcriptions run right after loading, and the
- * first dictation gets compiled code. The previous engine serves until the new one is ready.
+ * the kernels on first use), so throw-away dictations run right after loading until the first real
+ * one preempts them, and the first dictation gets compiled code. The previous engine serves until
+ * the new one is ready.
  */
 public final class EngineManager implements EngineProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
     /**
-     * Measured (docs/benchmarks.md): with two, a dictation at launch meets compiled kernels at 1.8-1.9x
-     * the tenth; five made it worse (2.3x, 7x without the AOT cache), because a warm-up dictation
-     * already running is not preempted by {@link #await} before its encode ends.
+     * Measured (docs/benchmarks.md, "Start-up"): warm-up runs until a dictation needs the engine,
+     * which preempts it within one encoder layer or decoder step, so more warm-up only means more
+     * compiled code when the first dictation comes. With two, a dictation released 6 s after launch
+     * took 530-610 ms; with five 320-390 ms (one run 955). Before the encoder could be preempted, five
+     * made it worse (the release waited for a whole warm-up encode).
      */
-    private static final int WARM_UP_DICTATIONS = 2;
+    private static final int WARM_UP_DICTATIONS = 5;
 
     /** Where loading stands, for the tray. */
     public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
@@ -230,10 +233,12 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     }
 
     /**
-     * Two dictations of a quiet tone through exactly a dictation's path (the engine's session with
+     * Dictations of a quiet tone through exactly a dictation's path (the engine's session with
      * the options from the settings, fed in 100 ms pieces as the microphone does): every kernel and
      * shape a dictation uses gets compiled before the first real one. A dictation that arrives
-     * meanwhile cancels it ({@link #await}); returns whether it ran to the end.
+     * meanwhile cancels it ({@link #await}): the session's model checks between encoder layers and
+     * before every decoder step, so the engine is free within milliseconds. Returns whether it ran to
+     * the end.
      */
     private boolean warmUp(WhisperDictationEngine engine) {
         float[] audio = new float[16000 * 2];

@@ -168,65 +168,6 @@ class DictationControllerTest {
     }
 
     @Test
-    void aRecordingStartedDuringWarmUpGetsTheEngineWhileItStillRecords() throws Exception {
-        // A provider that is loading until the test says the model is there, as at launch.
-        java.util.concurrent.CountDownLatch loaded = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch sessionStarted = new java.util.concurrent.CountDownLatch(1);
-        DictationEngine real = ENGINE.ready();
-        DictationEngine watched = new DictationEngine() {
-            @Override
-            public EngineSession start() {
-                return start(null);
-            }
-
-            @Override
-            public EngineSession start(java.util.function.Consumer<String> partial) {
-                sessionStarted.countDown();
-                return real.start(partial);
-            }
-
-            @Override
-            public String modelName() {
-                return real.modelName();
-            }
-
-            @Override
-            public String backendName() {
-                return real.backendName();
-            }
-        };
-        EngineProvider loading = new EngineProvider() {
-            @Override
-            public DictationEngine ready() {
-                return loaded.getCount() == 0 ? watched : null;
-            }
-
-            @Override
-            public DictationEngine await(long millis) throws InterruptedException {
-                asked.countDown(); // what makes EngineManager's warm-up yield
-                return loaded.await(millis, TimeUnit.MILLISECONDS) ? watched : null;
-            }
-
-            @Override
-            public String unavailableReason() {
-                return loaded.getCount() == 0 ? null : "Loading toy-en…";
-            }
-        };
-        controller(loading);
-        float[] voice = AudioInput.readMono16k(TESTDATA.resolve("data/toy-en-samples/sample_01.wav"));
-        assertThat(controller.start()).isTrue();
-        assertThat(asked.await(5, TimeUnit.SECONDS)).as("warm-up asked to yield at the press").isTrue();
-        mic.play(Arrays.copyOfRange(voice, 0, voice.length / 2));
-        loaded.countDown();
-        assertThat(sessionStarted.await(5, TimeUnit.SECONDS)).as("session started before the release").isTrue();
-        mic.play(Arrays.copyOfRange(voice, voice.length / 2, voice.length));
-        controller.stop(false);
-        awaitIdle();
-        assertThat(inserted).containsExactly("Note to self, send the final version to Sophie right now.");
-    }
-
-    @Test
     void noiseInsertsNothingAndSaysSo() throws Exception {
         {
             EngineManager engines = ENGINE;
