@@ -31,6 +31,12 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
      * made it worse (the release waited for a whole warm-up encode).
      */
     private static final int WARM_UP_DICTATIONS = 5;
+    /**
+     * Past this, warm-up stops after its second dictation: the JIT has compiled what two passes run,
+     * and a large model's passes (a turbo-sized one: 20-30 s each on 2 cores) would only burn CPU at
+     * every launch.
+     */
+    private static final long WARM_UP_ENOUGH_NANOS = 8_000_000_000L;
 
     /** Where loading stands, for the tray. */
     public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
@@ -246,7 +252,11 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
             audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
         }
         boolean complete = true;
+        long started = System.nanoTime();
         for (int i = 0; i < WARM_UP_DICTATIONS && complete; i++) {
+            if (i >= 2 && System.nanoTime() - started > WARM_UP_ENOUGH_NANOS) {
+                break;
+            }
             EngineSession session = engine.start();
             warming = session;
             try {
