@@ -16,7 +16,9 @@ bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 [ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
 [ -f "$B/testdata/models/toy-multi/vocab.json" ] || tar -C "$B/testdata" -xJf "$B/testdata-tokenizer.tar.xz"
 JAVA="$B/runtime/bin/java"
-FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
+# The collector the launcher uses (packaging/jvm-options: G1), so the GPU tests run as the app does;
+# -Xmx32g because the bundle also loads large models on the CPU (the launcher leaves the heap default).
+FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseG1GC)
 CP="$(ls "$B"/lib/*.jar | tr '\n' ':')"
 TOY="$(cat "$B/MODEL")"
 MODEL="$B/testdata/models/$TOY/ggml-$TOY-q8_0.bin"

@@ -40,7 +40,7 @@ harness_desktop
 harness_settings "$model"
 [ "$nmt" = 1 ] && export DICTUM_JAVA_OPTS="-XX:NativeMemoryTracking=summary ${DICTUM_JAVA_OPTS:-}"
 harness_start "${launcher[@]}"
-ready=$(harness_until 'Dictum ready' 300)
+ready=$(harness_until "Dictum ready" 900) # a turbo-sized model on a busy 2-core machine takes minutes
 model_mb=$(( $(stat -c %s "$model") / 1000000 ))
 bound=$((300 + model_mb))
 over=0

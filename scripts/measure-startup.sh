@@ -17,16 +17,22 @@
 #            packaging/build.sh, cache lib/app/dictum.aot), starts `dictum app`, removes it at the end;
 #            without the cache = the file moved away (root)
 #   --dictations N   dictations per run (default 10; 0 measures start-up only)
+#   --only aot|plain   only the runs with (aot) or without (plain) the cache
+#   --keep   keep each run's desktop folder (its app log: home/.local/... under /tmp/dictum-harness.*)
 #   RUNS     runs of each kind (default 3)
+# Each run's line lists every dictation's engine ms after release, with P where its text had been
+# made at a pause before the release (speculation) and R where it was transcribed at the release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/java-env.sh
 source scripts/lib/desktop-harness.sh
-installed=0 dictations=10 runs=3
+installed=0 dictations=10 runs=3 only=both
 while [ $# -gt 0 ]; do
   case "$1" in
     --installed) installed=1; shift ;;
     --dictations) dictations="$2"; shift 2 ;;
+    --keep) harness_keep=1; shift ;;
+    --only) only="$2"; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "measure-startup: unknown option $1" >&2; exit 2 ;;
     *) runs="$1"; shift ;;
@@ -65,10 +71,10 @@ one_run() { # aot|plain
     harness_start "${launcher[@]}"
     hot=$(harness_until '^Dictum is ready: ' 60 stdout)
     first=-1 last=-1
-    if [ "$dictations" -gt 0 ]; then
-      first=$(harness_dictate "$wav"); last=$first
-      for ((i = 2; i <= dictations; i++)); do last=$(harness_dictate "$wav"); done
-    fi
+    for ((i = 1; i <= dictations; i++)); do
+      last=$(harness_dictate "$wav")
+      [ "$i" = 1 ] && first=$last
+    done
     warm=$(harness_until 'Dictum ready: model' 120)
     warm_log=$(grep -o 'warmed up in [0-9]* ms[^)]*' "$harness_log" | tail -1)
     # warm is when this script saw the line; the log's own time is the better figure
@@ -76,7 +82,12 @@ one_run() { # aot|plain
     t_warm=$(date -d "$(grep 'Dictum ready: model' "$harness_log" | tail -1 | cut -c1-23)" +%s%3N)
     extra=$(cat "$harness_work/app.out" | grep -v '^Dictum is ready: ' | head -3 | tr '\n' '|' || true)
     [ -z "$extra" ] || echo "measure-startup: WARNING: more on stdout: $extra" >&2
-    echo "$hot $(( t_warm - t_start + (hot - hot) )) $first $last $(( t_start - harness_t0 ))"
+    # every dictation: engine ms after release, P (made at a pause) or R (transcribed at release)
+    all=$(grep -o 'engine [0-9]* ms after release, [a-z]*' "$harness_log" \
+      | sed 's/engine \([0-9]*\) ms after release, made/\1P/; s/engine \([0-9]*\) ms after release, transcribed/\1R/' \
+      | tr '\n' ',' | sed 's/,$//')
+    [ "${harness_keep:-0}" = 1 ] && echo "measure-startup: kept $harness_work" >&2
+    echo "$hot $(( t_warm - t_start )) $first $last $(( t_start - harness_t0 )) $all"
     [ "$1" = plain ] && [ "$installed" = 1 ] && mv "$cache.moved" "$cache"
     true
   )
@@ -84,8 +95,8 @@ one_run() { # aot|plain
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
 declare -a rp ra
 for ((r = 1; r <= runs; r++)); do
-  rp+=("$(one_run plain)")
-  ra+=("$(one_run aot)")
+  [ "$only" = aot ] || rp+=("$(one_run plain)")
+  [ "$only" = plain ] || ra+=("$(one_run aot)")
 done
 summary() { # label runs...
   local label=$1; shift
@@ -101,9 +112,9 @@ summary() { # label runs...
       "$(awk -v a="$first" -v b="$tenth" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')"
   fi
   echo
-  echo "measure-startup: $label runs (hotkey warm first last log-start): $(printf '[%s] ' "$@")"
+  echo "measure-startup: $label runs (hotkey warm first last log-start dictations): $(printf '[%s] ' "$@")"
 }
 echo "measure-startup: ${launcher[*]}, toy-en, $runs runs each, $(nproc) cores, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
-summary "no cache" "${rp[@]}"
-summary "AOT cache" "${ra[@]}"
+[ "$only" = aot ] || summary "no cache" "${rp[@]}"
+[ "$only" = plain ] || summary "AOT cache" "${ra[@]}"
 echo "measure-startup: load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -17,17 +17,32 @@ import org.slf4j.LoggerFactory;
 /**
  * Loads the chosen model in the background and warms it up before saying it is ready: the first
  * 30-second encode of a fresh JVM takes about ten times as long as later ones (the JIT compiles
- * the kernels on first use), so two throw-away transcriptions run right after loading, and the
- * first dictation gets compiled code. The previous engine serves until the new one is ready.
+ * the kernels on first use), so throw-away dictations run right after loading until the first real
+ * one preempts them, and the first dictation gets compiled code. The previous engine serves until
+ * the new one is ready.
  */
 public final class EngineManager implements EngineProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
     /**
-     * Measured (docs/benchmarks.md): with two, a dictation at launch meets compiled kernels at 1.8-1.9x
-     * the tenth; five made it worse (2.3x, 7x without the AOT cache), because a warm-up dictation
-     * already running is not preempted by {@link #await} before its encode ends.
+     * Measured (docs/benchmarks.md, "Start-up"): warm-up runs until a dictation needs the engine,
+     * which preempts it within one encoder layer or decoder step, so more warm-up only means more
+     * compiled code when the first dictation comes. With two, a dictation released 6 s after launch
+     * took 530-610 ms; with five 320-390 ms (one run 955). Before the encoder could be preempted, five
+     * made it worse (the release waited for a whole warm-up encode).
      */
-    private static final int WARM_UP_DICTATIONS = 2;
+    private static final int WARM_UP_DICTATIONS = 5;
+    /**
+     * Past this, warm-up stops after its second dictation: the JIT has compiled what two passes run,
+     * and a large model's passes (a turbo-sized one: 20-30 s each on 2 cores) would only burn CPU at
+     * every launch.
+     */
+    private static final long WARM_UP_ENOUGH_NANOS = 8_000_000_000L;
+    /**
+     * Idle this long after a dictation, the engine gives back what dictations grew: the encoder's
+     * scratch and, through one full collection, the heap down to the live set (G1's periodic
+     * collection alone left toy-en at 420 MB 20 s after 50 dictations, against 262 MB after warm-up).
+     */
+    private static final long IDLE_TRIM_NANOS = 8_000_000_000L;
 
     /** Where loading stands, for the tray. */
     public enum Phase { NONE, LOADING, WARMING_UP, READY, FAILED }
@@ -69,9 +84,33 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     private volatile EngineSession warming;
     private volatile boolean dictationWaiting;
     private long generation; // guarded by this
+    private final java.util.concurrent.ScheduledExecutorService idleTrim =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> Thread.ofPlatform().name("dictum-idle-trim").daemon().unstarted(r));
+    private long trimmedAfter; // the lastEndedNanos of the last trim; only the idle-trim thread uses it
 
     public EngineManager(Supplier<TranscriptionSettings> settings) {
         this.settings = settings;
+        idleTrim.scheduleWithFixedDelay(this::trimIfIdle, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** Once per idle stretch after dictations: frees the encoder's scratch and shrinks the heap. */
+    private void trimIfIdle() {
+        try {
+            WhisperDictationEngine e = ready;
+            if (e == null || state.phase() != Phase.READY) {
+                return;
+            }
+            long ended = e.lastEndedNanos();
+            if (ended != trimmedAfter && e.idleNanos() >= IDLE_TRIM_NANOS) {
+                trimmedAfter = ended;
+                e.engine().model().releaseScratch();
+                System.gc();
+                LOG.debug("idle: encoder scratch released, heap collected");
+            }
+        } catch (RuntimeException ex) {
+            LOG.debug("idle trim", ex); // a model closed meanwhile: nothing to give back
+        }
     }
 
     public void addListener(Listener l) {
@@ -194,6 +233,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     @Override
     public synchronized void close() {
+        idleTrim.shutdownNow();
         generation++;
         WhisperDictationEngine e = ready;
         ready = null;
@@ -230,10 +270,12 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     }
 
     /**
-     * Two dictations of a quiet tone through exactly a dictation's path (the engine's session with
+     * Dictations of a quiet tone through exactly a dictation's path (the engine's session with
      * the options from the settings, fed in 100 ms pieces as the microphone does): every kernel and
      * shape a dictation uses gets compiled before the first real one. A dictation that arrives
-     * meanwhile cancels it ({@link #await}); returns whether it ran to the end.
+     * meanwhile cancels it ({@link #await}): the session's model checks between encoder layers and
+     * before every decoder step, so the engine is free within milliseconds. Returns whether it ran to
+     * the end.
      */
     private boolean warmUp(WhisperDictationEngine engine) {
         float[] audio = new float[16000 * 2];
@@ -241,7 +283,11 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
             audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
         }
         boolean complete = true;
+        long started = System.nanoTime();
         for (int i = 0; i < WARM_UP_DICTATIONS && complete; i++) {
+            if (i >= 2 && System.nanoTime() - started > WARM_UP_ENOUGH_NANOS) {
+                break;
+            }
             EngineSession session = engine.start();
             warming = session;
             try {

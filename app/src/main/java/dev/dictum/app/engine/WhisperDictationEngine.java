@@ -24,6 +24,9 @@ public final class WhisperDictationEngine implements DictationEngine {
     private final String modelName;
     private final String backendName;
     private final Supplier<TranscriptionSettings> settings;
+    /** Sessions started and not yet finished or cancelled, and when the last one ended (for the idle trim). */
+    private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastEndedNanos = System.nanoTime();
 
     public WhisperDictationEngine(WhisperEngine engine, String modelName, String backendName,
             Supplier<TranscriptionSettings> settings) {
@@ -68,17 +71,42 @@ public final class WhisperDictationEngine implements DictationEngine {
      */
     public Session start(Consumer<String> partial, UnaryOperator<TranscribeOptions> adjust) {
         TranscriptionSettings s = settings.get();
-        return new Session(engine.startDictation(adjust.apply(options(s)), partial), s.noSpeechThreshold());
+        open.incrementAndGet();
+        return new Session(engine.startDictation(adjust.apply(options(s)), partial), s.noSpeechThreshold(), this::ended);
+    }
+
+    private void ended() {
+        lastEndedNanos = System.nanoTime();
+        open.decrementAndGet();
+    }
+
+    /** Nanoseconds since the last session ended, or -1 while one is open. */
+    long idleNanos() {
+        return open.get() > 0 ? -1 : System.nanoTime() - lastEndedNanos;
+    }
+
+    /** When the last session ended ({@link System#nanoTime()}). */
+    long lastEndedNanos() {
+        return lastEndedNanos;
     }
 
     /** One dictation on the engine's {@link DictationSession}: speculation, pieces and live text live there. */
     public static final class Session implements EngineSession {
         private final DictationSession session;
         private final double threshold;
+        private final Runnable onEnd;
+        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
 
-        Session(DictationSession session, double threshold) {
+        Session(DictationSession session, double threshold, Runnable onEnd) {
             this.session = session;
             this.threshold = threshold;
+            this.onEnd = onEnd;
+        }
+
+        private void end() {
+            if (ended.compareAndSet(false, true)) {
+                onEnd.run();
+            }
         }
 
         @Override
@@ -94,17 +122,24 @@ public final class WhisperDictationEngine implements DictationEngine {
         @Override
         public Transcript finish() {
             try (session) {
-                TranscriptionResult r = session.finish();
-                Transcript t = transcript(r, threshold);
-                DictationSession.Release how = session.release();
-                return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
-                        how.decodeNanos() / 1_000_000, how.speculative());
+                return finishSession();
+            } finally {
+                end();
             }
+        }
+
+        private Transcript finishSession() {
+            TranscriptionResult r = session.finish();
+            Transcript t = transcript(r, threshold);
+            DictationSession.Release how = session.release();
+            return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
+                    how.decodeNanos() / 1_000_000, how.speculative());
         }
 
         @Override
         public void cancel() {
             session.close();
+            end();
         }
 
         /** The pieces the dictation was cut into (for the exactness tests and the benchmark). */

@@ -51,6 +51,14 @@ class EngineManagerChoiceTest {
         }
     }
 
+    /** The state is set before the listeners hear why (one may load another model at once): wait for them. */
+    private void heard(String prefix) throws InterruptedException {
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (events.stream().noneMatch(e -> e.startsWith(prefix)) && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+    }
+
     @Test
     void aCorruptModelIsNotTheChoiceAndTheWorkingOneStaysReady() throws Exception {
         Path corrupt = dir.resolve("ggml-broken.bin");
@@ -58,12 +66,14 @@ class EngineManagerChoiceTest {
         try (EngineManager m = manager()) {
             m.load(TOY, "toy-en", "cpu");
             settle(m);
+            heard("working");
             assertThat(events).contains("working ggml-toy-en.bin");
             events.clear();
 
             m.load(corrupt, "broken", "cpu");
             Thread.sleep(50);
             settle(m);
+            heard("failed");
             assertThat(events).noneMatch(e -> e.startsWith("working"));
             assertThat(events).anyMatch(e -> e.startsWith("failed broken (") && e.endsWith("still toy-en"));
             assertThat(m.state().phase()).as("the tray must not show a failure while toy-en serves")

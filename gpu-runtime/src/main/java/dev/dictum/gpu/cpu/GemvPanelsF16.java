@@ -4,6 +4,8 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.S2I;
 
 import dev.dictum.gpu.HostTensor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
@@ -13,8 +15,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * An f16 weight matrix re-laid for decoding one token at a time: panels of {@link #P} output rows,
- * each stored column-major (for every input k, the panel's P values side by side), in a heap
- * {@code short[]}.
+ * each stored column-major (for every input k, the panel's P values side by side), in native memory
+ * off the Java heap.
  *
  * <p>Why: with the file's row-major layout every output needs a dot product and a horizontal sum,
  * and Whisper's rows are short (384 to 1280), so the sums and the per-row setup cost as much as the
@@ -23,6 +25,10 @@ import jdk.incubator.vector.VectorSpecies;
  * front to back. Built once per weight, the first time the decoder uses it (the encoder's GEMM
  * packs from the file), so only the decoder's weights get a second copy: the layout the kernel
  * wants, made at load rather than paid for on every token.
+ *
+ * <p>Off the heap because it is the app's largest long-lived object (a turbo-sized model's decoder:
+ * 316 MB): on the heap the collector keeps its free-ratio slack on top of it and copies it between
+ * regions; in an automatic arena it is counted once and freed when the weight is dropped.
  */
 final class GemvPanelsF16 {
     /** Output rows per panel: four vectors of accumulators. */
@@ -30,12 +36,13 @@ final class GemvPanelsF16 {
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
     private static final ValueLayout.OfShort LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
-    private final short[] panels;
+    private final MemorySegment panels;
     private final int n;
     private final int k;
 
-    private GemvPanelsF16(short[] panels, int n, int k) {
+    private GemvPanelsF16(MemorySegment panels, int n, int k) {
         this.panels = panels;
         this.n = n;
         this.k = k;
@@ -46,14 +53,15 @@ final class GemvPanelsF16 {
         int n = Math.toIntExact(w.rows());
         int k = Math.toIntExact(w.cols());
         int panelCount = (n + P - 1) / P;
-        short[] p = new short[Math.toIntExact((long) panelCount * P * k)];
+        // zeroed by allocate; 64-byte aligned so every vector load is aligned
+        MemorySegment p = Arena.ofAuto().allocate((long) panelCount * P * k * 2, 64);
         var seg = w.data();
         ComputePool.parallelFor(panelCount, panel -> {
-            int base = panel * P * k;
+            long base = (long) panel * P * k;
             for (int r = 0; r < P && panel * P + r < n; r++) {
                 long row = (long) (panel * P + r) * k * 2;
                 for (int c = 0; c < k; c++) {
-                    p[base + c * P + r] = seg.get(LE, row + 2L * c);
+                    p.set(ValueLayout.JAVA_SHORT, 2 * (base + (long) c * P + r), seg.get(LE, row + 2L * c));
                 }
             }
         });
@@ -110,15 +118,15 @@ final class GemvPanelsF16 {
         FloatVector c1 = c0;
         FloatVector c2 = c0;
         FloatVector c3 = c0;
-        short[] w = panels;
-        int base = p * P * k;
+        MemorySegment w = panels;
+        long base = 2L * p * P * k; // bytes
         for (int j = 0; j < k; j++) {
             FloatVector x = FloatVector.broadcast(F, a[ao + j] * in);
-            int o = base + j * P;
+            long o = base + 2L * j * P;
             c0 = halfUnscaled(w, o).fma(x, c0);
-            c1 = halfUnscaled(w, o + L).fma(x, c1);
-            c2 = halfUnscaled(w, o + 2 * L).fma(x, c2);
-            c3 = halfUnscaled(w, o + 3 * L).fma(x, c3);
+            c1 = halfUnscaled(w, o + 2 * L).fma(x, c1);
+            c2 = halfUnscaled(w, o + 4 * L).fma(x, c2);
+            c3 = halfUnscaled(w, o + 6 * L).fma(x, c3);
         }
         if (big) {
             c0 = c0.mul(0x1p20f);
@@ -139,8 +147,9 @@ final class GemvPanelsF16 {
      * by −112 for normals and subnormals alike. (Inf/NaN weights, a broken model, come out large but
      * finite.)
      */
-    private static FloatVector halfUnscaled(short[] w, int o) {
-        IntVector h = (IntVector) ShortVector.fromArray(CpuVectors.S, w, o).convertShape(S2I, CpuVectors.I, 0);
+    private static FloatVector halfUnscaled(MemorySegment w, long byteOffset) {
+        IntVector h = (IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, byteOffset, NATIVE)
+                .convertShape(S2I, CpuVectors.I, 0);
         return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
     }
 

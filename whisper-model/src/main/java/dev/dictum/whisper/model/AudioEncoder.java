@@ -5,6 +5,7 @@ import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
+import java.util.function.BooleanSupplier;
 
 /**
  * Whisper's audio encoder over the backend ops: two conv+GELU layers (the second halves time),
@@ -53,8 +54,13 @@ final class AudioEncoder {
      * frames and the first {@code t} positional-embedding rows; {@code t = n_audio_ctx} is the whole
      * window); {@code out} receives {@code [t, n_audio_state]}. The convolutions see zeros past
      * frame {@code 2t}, as whisper.cpp's audio_ctx does.
+     * <p>
+     * {@code keepGoing} is asked before the convolutions and after every layer; once it says no,
+     * {@link Preempted} is thrown before the next layer starts. Nothing is left behind: the scratch
+     * is rewritten from the input by every encode, and the caller frees {@code out}. (A GPU backend
+     * queues ops asynchronously, so there the check bounds what is queued, not what has run.)
      */
-    synchronized void encode(float[] logMel, int t, Buffer out) {
+    synchronized void encode(float[] logMel, int t, Buffer out, BooleanSupplier keepGoing) {
         int fullFrames = d.melFrames();
         if (logMel.length != d.nMels() * fullFrames) {
             throw new IllegalArgumentException("log-mel has " + logMel.length + " values, the model takes "
@@ -62,6 +68,7 @@ final class AudioEncoder {
         }
         int n = d.nAudioState();
         int frames = fullFrames / d.nAudioCtx() * t;
+        stopIfUnwanted(keepGoing, "before the encoder");
         ensureScratch();
         if (frames == fullFrames) {
             be.upload(logMel, 0, mel, 0, logMel.length);
@@ -79,7 +86,9 @@ final class AudioEncoder {
         be.addRows(out, t, positions, 0);
         int heads = d.nAudioHead();
         int[] keys = {t};
-        for (BlockWeights b : blocks) {
+        for (int layer = 0; layer < blocks.length; layer++) {
+            stopIfUnwanted(keepGoing, layer == 0 ? "after the convolutions" : "after encoder layer " + layer);
+            BlockWeights b = blocks[layer];
             be.layerNorm(out, t, n, b.attnLn().gain(), b.attnLn().bias(), h);
             AttentionWeights w = b.attn();
             be.linear(h, 0, t, w.query(), w.queryBias(), q, 0, Epilogue.NONE);
@@ -92,6 +101,12 @@ final class AudioEncoder {
             be.linear(mlp, 0, t, b.mlpDown(), b.mlpDownBias(), out, 0, Epilogue.ADD);
         }
         be.layerNorm(out, t, n, lnPost.gain(), lnPost.bias(), out);
+    }
+
+    private static void stopIfUnwanted(BooleanSupplier keepGoing, String where) {
+        if (!keepGoing.getAsBoolean()) {
+            throw new Preempted(where);
+        }
     }
 
     private void ensureScratch() {

@@ -2,6 +2,7 @@ package dev.dictum.whisper.model;
 
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.tokenizer.Vocabulary;
+import java.util.function.BooleanSupplier;
 
 /**
  * What decoding needs from a loaded model, whatever backend runs it: encode a 30-second window of
@@ -31,6 +32,25 @@ public interface WhisperInference extends AutoCloseable {
      */
     default EncodedAudio encode(float[] logMel, int positions) {
         return encode(logMel);
+    }
+
+    /**
+     * {@link #encode(float[], int)} that can be called off: {@code keepGoing} is asked before the
+     * encoder starts and between its layers, and once it says no the run throws {@link Preempted}
+     * within one layer, keeping nothing (its output is freed; the model's state is as before). A
+     * warm-up thus yields to a real dictation in milliseconds instead of a whole window's encode. An
+     * implementation that cannot stop inside its encoder asks before and after it.
+     */
+    default EncodedAudio encode(float[] logMel, int positions, BooleanSupplier keepGoing) {
+        if (!keepGoing.getAsBoolean()) {
+            throw new Preempted("before the encoder");
+        }
+        EncodedAudio audio = encode(logMel, positions);
+        if (!keepGoing.getAsBoolean()) {
+            audio.close();
+            throw new Preempted("after the encoder");
+        }
+        return audio;
     }
 
     /** A decoder with room for up to {@code maxBatch} parallel sequences of up to n_text_ctx tokens. */

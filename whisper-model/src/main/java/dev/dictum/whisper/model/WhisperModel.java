@@ -5,6 +5,7 @@ import dev.dictum.gpu.Buffer;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.tokenizer.Vocabulary;
+import java.util.function.BooleanSupplier;
 
 /**
  * A Whisper model loaded onto a backend: the encoder and decoder graphs written once against the
@@ -92,13 +93,21 @@ public final class WhisperModel implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel, int positions) {
+        return encode(logMel, positions, () -> true);
+    }
+
+    @Override
+    public EncodedAudio encode(float[] logMel, int positions, BooleanSupplier keepGoing) {
         WhisperDims d = dims();
         if (positions < 1 || positions > d.nAudioCtx()) {
             throw new IllegalArgumentException("encoder positions must be 1.." + d.nAudioCtx() + ", got " + positions);
         }
         Buffer out = backend.allocate((long) positions * d.nAudioState());
         try {
-            encoder.encode(logMel, positions, out);
+            encoder.encode(logMel, positions, out, keepGoing);
+            if (!keepGoing.getAsBoolean()) {
+                throw new Preempted("after the encoder");
+            }
             return decoder.project(backend, out, positions);
         } catch (RuntimeException e) {
             out.close();

@@ -38,7 +38,7 @@ import java.util.function.Function;
  * Exact by construction: {@link #finish()} returns the concatenated texts of {@link #pieces()}, each
  * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Work
  * that stops being wanted (a pause that speech ended, a partial overtaken by a pause, a cancel) is
- * dropped within one decoder step. {@link #feed} only appends under a short lock: it never waits
+ * dropped within one decoder step or encoder layer. {@link #feed} only appends under a short lock: it never waits
  * for the engine, so it can run on the capture thread.
  */
 public final class DictationSession implements AutoCloseable {
@@ -237,7 +237,7 @@ public final class DictationSession implements AutoCloseable {
         }
     }
 
-    /** Drops the audio and stops any transcription within one decoder step; returns at once. */
+    /** Drops the audio and stops any transcription within one decoder step or encoder layer; returns at once. */
     public void cancel() {
         synchronized (lock) {
             cancelled = true;

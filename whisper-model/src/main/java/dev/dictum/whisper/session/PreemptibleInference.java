@@ -4,17 +4,17 @@ import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
 import dev.dictum.whisper.model.ForwardingDecoderState;
+import dev.dictum.whisper.model.Preempted;
 import dev.dictum.whisper.model.WhisperDims;
 import dev.dictum.whisper.model.WhisperInference;
 import dev.dictum.whisper.tokenizer.Vocabulary;
-import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 
 /**
- * A model whose work can be called off: before every decoder step and before and after every
- * encoder pass it asks {@code wanted}, and throws {@link CancellationException} once the answer is
- * no. A speculative transcription that a newer one or a cancel made useless thus stops within one
- * decoder step (an encoder pass that has begun runs to its end: the backends cannot stop one).
+ * A model whose work can be called off: before every decoder step and between the encoder's layers
+ * it asks {@code wanted}, and throws {@link Preempted} (a CancellationException) once the answer is
+ * no. A speculative transcription that a newer one or a cancel made useless, or a warm-up that a
+ * real dictation overtook, thus stops within one decoder step or one encoder layer.
  * Closing it leaves the model open: the engine owns that.
  */
 final class PreemptibleInference implements WhisperInference {
@@ -28,7 +28,7 @@ final class PreemptibleInference implements WhisperInference {
 
     private void check() {
         if (!wanted.getAsBoolean()) {
-            throw new CancellationException("preempted");
+            throw new Preempted("before a decoder step");
         }
     }
 
@@ -54,14 +54,7 @@ final class PreemptibleInference implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel, int positions) {
-        check();
-        EncodedAudio audio = positions == model.dims().nAudioCtx() ? model.encode(logMel)
-                : model.encode(logMel, positions);
-        if (!wanted.getAsBoolean()) {
-            audio.close();
-            throw new CancellationException("preempted");
-        }
-        return audio;
+        return model.encode(logMel, positions, wanted);
     }
 
     @Override
