@@ -203,7 +203,10 @@ public final class Microphone implements AudioSource, AutoCloseable {
     StreamingResampler resampler = new StreamingResampler(line.sampleRate(), 16000);
     long lastData = System.nanoTime();
     int zeros = 0;
-    while (running && !reopen) {
+    // A reopen asked for (a new default source, another device) waits while a recording is attached:
+    // closing the line mid-recording would drop the audio in between and insert the wrong text. It
+    // was asked for while idle, but the line's read can block past the moment a recording attaches.
+    while (running && !(reopen && !attached())) {
       if (moved != null) {
         return moved;
       }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +125,85 @@ class SourceChangeTest {
       }
       assertThat(mic.deviceName()).isEqualTo("headset");
       assertThat(opens[0]).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aReopenAskedForWhileIdleWaitsUntilTheRecordingThatStartedMeanwhileEnds() throws Exception {
+    FakeServer server = new FakeServer();
+    AtomicInteger opens = new AtomicInteger();
+    CountDownLatch readBlocked = new CountDownLatch(1);
+    CountDownLatch releaseRead = new CountDownLatch(1);
+    AtomicBoolean block = new AtomicBoolean();
+    try (Microphone mic = new Microphone(name -> {
+      opens.incrementAndGet();
+      server.stream = server.defaultSource;
+      SteadyLine steady = new SteadyLine((short) 900);
+      return new PcmLine() {
+        @Override
+        public int sampleRate() {
+          return steady.sampleRate();
+        }
+
+        @Override
+        public int channels() {
+          return 1;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws java.io.IOException {
+          if (block.getAndSet(false)) { // one read stalls, as a PulseAudio read can when streams move
+            readBlocked.countDown();
+            try {
+              releaseRead.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return steady.read(buf, off, len);
+        }
+
+        @Override
+        public String name() {
+          return "default";
+        }
+
+        @Override
+        public void close() {
+        }
+      };
+    }, null, () -> server)) {
+      awaitOpen(mic);
+      block.set(true);
+      assertThat(readBlocked.await(5, TimeUnit.SECONDS)).isTrue();
+      server.defaultSource = "headset"; // the user plugs in a headset while no recording runs
+      server.onChange.run();
+      CountingSink sink = new CountingSink();
+      assertThat(mic.attach(sink)).isTrue(); // a recording starts before the line reads again
+      releaseRead.countDown();
+      Thread.sleep(400);
+      assertThat(opens.get()).as("the line was reopened during the recording").isEqualTo(1);
+      assertThat(sink.samples.get()).isGreaterThan(16000 * 300 / 1000);
+      mic.detach();
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!"headset".equals(mic.deviceName()) && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(mic.deviceName()).isEqualTo("headset");
+      assertThat(opens.get()).isEqualTo(2);
+    }
+  }
+
+  private static final class CountingSink implements AudioSink {
+    final AtomicInteger samples = new AtomicInteger();
+
+    @Override
+    public void audio(float[] samples16k) {
+      samples.addAndGet(samples16k.length);
+    }
+
+    @Override
+    public void deviceLost(String r) {
     }
   }
 
