@@ -2,105 +2,22 @@
 // thread, block after block, against a float64 reference; a check of their indexing, splits,
 // predicates, reductions and tickets where no GPU is at hand (it says nothing about speed).
 //   native/bench/kernel_emu.sh        (g++ -std=c++20 with the CUDA headers; no GPU needed)
-// Emulated: __syncthreads (a barrier of the block), warp shuffles (a barrier of the warp: a lane
+// Emulated (native/src/test/emu/cuda_emu.h): __syncthreads (a barrier of the block), warp shuffles (a barrier of the warp: a lane
 // that skips a shuffle its warp takes hangs the run, as it would be undefined on a GPU), shared
 // memory (one copy per block: blocks run one at a time, in a given order — forward, or reversed to
 // show that the ticket's winner does not change the bits), atomics, fences. warpSize 32 or 64.
-#include <algorithm>
-#include <atomic>
-#include <barrier>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <thread>
-#include <vector>
 
 #include <cuda_fp16.h>
 #include <vector_functions.h>
 #include <vector_types.h>
 
-struct EmuDim {
-    unsigned x = 1, y = 1, z = 1;
-};
-thread_local EmuDim threadIdx;
-EmuDim blockIdx, blockDim, gridDim; // one block runs at a time
-int warpSize = 32;
-static std::unique_ptr<std::barrier<>> blockBarrier;
-static std::vector<std::unique_ptr<std::barrier<>>> warpBarriers;
-static float shuffleBox[1024];
-static float dynamicShared[1 << 16];
+#include "cuda_emu.h" // native/src/test/emu: the one CPU emulation of CUDA
 
-#undef __global__
-#undef __device__
-#undef __forceinline__
-#undef __shared__
-#undef __launch_bounds__
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(n)
-#define __shared__ static
-
-inline void __syncthreads() { blockBarrier->arrive_and_wait(); }
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline float __shfl_xor_sync(unsigned, float v, int laneMask) {
-    const int t = threadIdx.x;
-    const int base = t - t % warpSize;
-    auto& bar = *warpBarriers[t / warpSize];
-    shuffleBox[t] = v;
-    bar.arrive_and_wait();
-    const float r = shuffleBox[base + ((t % warpSize) ^ laneMask)];
-    bar.arrive_and_wait();
-    return r;
-}
-inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
-template <class T> inline T __ldg(const T* p) { return *p; }
-inline float __int_as_float(int i) {
-    float f;
-    std::memcpy(&f, &i, 4);
-    return f;
-}
-using std::max;
-using std::min;
+static float dynamicShared[1 << 16]; // `extern __shared__ float sm[]`, rewritten by kernel_emu.sh
 
 #include "emu_kernels.inc" // gemv.cu and cross_attention.cu, `extern __shared__` rewritten by kernel_emu.sh
-
-// One pool of `block` threads runs every block of the launch in turn: a gate (a barrier with the
-// launching thread) before and after each block, so blockIdx and the shared memory change only
-// between blocks.
-template <class F>
-static void launch(EmuDim grid, unsigned block, bool reversed, F kernel) {
-    gridDim = grid;
-    blockDim = {block, 1, 1};
-    std::vector<EmuDim> order;
-    for (unsigned z = 0; z < grid.z; z++)
-        for (unsigned y = 0; y < grid.y; y++)
-            for (unsigned x = 0; x < grid.x; x++) order.push_back({x, y, z});
-    if (reversed) std::reverse(order.begin(), order.end());
-    blockBarrier = std::make_unique<std::barrier<>>(block);
-    warpBarriers.clear();
-    for (unsigned w = 0; w < block / warpSize; w++) warpBarriers.push_back(std::make_unique<std::barrier<>>(warpSize));
-    std::barrier<> gate(block + 1);
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < block; t++) {
-        threads.emplace_back([t, &kernel, &gate, blocks = order.size()] {
-            threadIdx = {t, 1, 1};
-            for (size_t i = 0; i < blocks; i++) {
-                gate.arrive_and_wait();
-                kernel();
-                gate.arrive_and_wait();
-            }
-        });
-    }
-    for (const EmuDim& b : order) {
-        blockIdx = b;
-        gate.arrive_and_wait(); // the block starts
-        gate.arrive_and_wait(); // every thread of it has returned
-    }
-    for (auto& th : threads) th.join();
-}
 
 static unsigned seed = 12345;
 static float frand() {
@@ -137,7 +54,7 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
             std::fill(out.begin(), out.end(), NAN);
             if (epi == 2) std::copy(init.begin(), init.end(), out.begin());
             for (int g = 0; g < 64; g++) out[(size_t) rows * n + g] = 1234.5f;
-            launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
+            emu_launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
                 gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
             });
             double num = 0, den = 0;
@@ -189,7 +106,7 @@ static void crossCase(int rows, int keys, int heads, int hd, int sms, int block)
         std::fill(out.begin(), out.end(), NAN);
         for (int g = 0; g < 64; g++) out[(size_t) rows * d + g] = 1234.5f;
         std::fill(dynamicShared, dynamicShared + (1 << 16), NAN);
-        launch({(unsigned) heads, (unsigned) rows, (unsigned) chunks}, block, run == 1, [&] {
+        emu_launch({(unsigned) heads, (unsigned) rows, (unsigned) chunks}, block, run == 1, [&] {
             cross_attention_f32(q.data(), rows, kt.data(), stride, v.data(), keys, heads, hd, out.data(), partial.data(),
                                 tickets.data());
         });

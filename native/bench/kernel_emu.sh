@@ -10,5 +10,5 @@ trap 'rm -rf "$tmp"' EXIT
 # Dynamic shared memory becomes one array of the emulator (blocks run one at a time).
 cat "$src/gemv.cu" "$src/cross_attention.cu" \
   | sed 's/extern __shared__ float sm\[\];/float* sm = dynamicShared;/' >"$tmp/emu_kernels.inc"
-g++ -std=c++20 -O2 -pthread -I"$cuda/include" -I"$src" -I"$tmp" -o "$tmp/kernel_emu" "$here/kernel_emu.cpp"
+g++ -std=c++20 -O2 -pthread -I"$cuda/include" -I"$src" -I"$here/../src/test/emu" -I"$tmp" -o "$tmp/kernel_emu" "$here/kernel_emu.cpp"
 "$tmp/kernel_emu"

@@ -6,6 +6,10 @@
 // "hd64" as argument runs the head-size-64 shapes only (the -D__gfx1100__ build, whose 64 path
 // takes 2 queries per lane). Exit status 0 and "0 failed" when every output is within 1e-5.
 alignas(16) float dg_psm[2 * 32 * 128]; // the dynamic shared memory of one block
+// attention.cu's only shared memory is `extern __shared__` (dynamic): the array above. cuda_emu.h's
+// `static` (for shared arrays declared inside a kernel) cannot stand beside `extern`.
+#undef __shared__
+#define __shared__
 #include "attention.cu"
 #include <cstdio>
 #include <random>
@@ -16,15 +20,9 @@ static double check(int batch, int queries, int keys, int heads, int hd, int cau
     std::vector<float> q((size_t) batch * queries * qStride), k(kvOff + batch * kvBatch), v(k.size()), out((size_t) batch * queries * d, NAN);
     for (auto& x : q) x = u(rng); for (auto& x : k) x = u(rng); for (auto& x : v) x = u(rng) / 2;
     std::vector<int> nk(batch); for (int b = 0; b < batch; b++) nk[b] = std::max(causal ? queries : 1, keys - (int) (rng() % std::min(3, keys)));
-    for (unsigned z = 0; z < (unsigned) batch; z++) for (unsigned y = 0; y < (unsigned) heads; y++) for (unsigned x = 0; x < (unsigned) (queries + 31) / 32; x++) {
-        blockIdx = {x, y, z};
-        std::barrier<> blk(128), w0(32), w1(32), w2(32), w3(32); emu_block = &blk; emu_warp[0] = &w0; emu_warp[1] = &w1; emu_warp[2] = &w2; emu_warp[3] = &w3;
-        std::memset(dg_psm, 0xff, sizeof dg_psm); // poisoned: NaN where nothing was staged
-        std::vector<std::thread> ts;
-        for (unsigned t = 0; t < 128; t++) ts.emplace_back([&, t] { threadIdx = {t, 0, 0};
-            attention_f32(q.data(), qStride, batch, queries, k.data() + kvOff, v.data() + kvOff, kvBatch, kvStride, nk.data(), heads, hd, causal, out.data()); });
-        for (auto& t : ts) t.join();
-    }
+    emu_launch({(unsigned) (queries + 31) / 32, (unsigned) heads, (unsigned) batch}, 128, false,
+        [&] { attention_f32(q.data(), qStride, batch, queries, k.data() + kvOff, v.data() + kvOff, kvBatch, kvStride, nk.data(), heads, hd, causal, out.data()); },
+        [] { std::memset(dg_psm, 0xff, sizeof dg_psm); }); // poisoned per block: NaN where nothing was staged
     double num = 0, den = 0;
     for (int b = 0; b < batch; b++) for (int h = 0; h < heads; h++) for (int i = 0; i < queries; i++) {
         int vis = causal ? nk[b] - queries + i + 1 : nk[b];
