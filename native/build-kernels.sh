@@ -21,6 +21,10 @@ OUT="${1:-$HERE/target/generated-resources/kernels}"
 RES="$OUT/dev/dictum/kernels"
 AMD_TARGETS=(gfx1010 gfx1012 gfx1030 gfx1100)
 PTX_ARCH=compute_75
+# The cubins' front end: sm_80 has the features the fast paths use (m16n8k16 mma, cp.async), so the
+# cubins are compiled from a compute_80 PTX (the bodies pick them by __CUDA_ARCH__ >= 800), while the
+# shipped PTX stays compute_75 with the sm_75 bodies for any GPU without a cubin.
+CUBIN_PTX_ARCH=compute_80
 # module:macro — the module's portable body, built for NVIDIA too as <module>_portable (tests only)
 TEST_MODULES=(attention:DG_ATTENTION_PORTABLE)
 SM_TARGETS=(sm_80 sm_86 sm_89 sm_90)
@@ -114,10 +118,11 @@ compile_module() {
       --targets="hipv4-amdgcn-amd-amdhsa--$t" --output="$RES/$t/$m.hsaco" || return 1
   done
   "$NVCC" -ptx -arch="$PTX_ARCH" -O3 -I"$SRC" -o "$RES/ptx/$m.ptx" "$src" || return 1
-  # Cubins from that PTX by ptxas: the front end runs once per module, not once per target (the
-  # sources use nothing newer than sm_75, so compiling them for sm_80 first would change nothing).
+  # Cubins by ptxas from one compute_80 PTX: the front end runs twice per module (compute_75 for the
+  # shipped PTX, compute_80 for every cubin), not once per target.
+  "$NVCC" -ptx -arch="$CUBIN_PTX_ARCH" -O3 -I"$SRC" -o "$WORK/$m.sm80.ptx" "$src" || return 1
   for t in "${SM_TARGETS[@]}"; do
-    "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$m.cubin" "$RES/ptx/$m.ptx" || return 1
+    "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$m.cubin" "$WORK/$m.sm80.ptx" || return 1
   done
   # Test-only modules: a module's portable (AMD) body built for NVIDIA as well, so that the op tests
   # run it against the CPU on a CUDA device (manifest "testModules"; the runtime never loads them).
@@ -126,8 +131,9 @@ compile_module() {
     [ "${tm%%:*}" = "$m" ] || continue
     local tn="${m}_portable"
     "$NVCC" -ptx -arch="$PTX_ARCH" -O3 -D"${tm#*:}" -I"$SRC" -o "$RES/ptx/$tn.ptx" "$src" || return 1
+    "$NVCC" -ptx -arch="$CUBIN_PTX_ARCH" -O3 -D"${tm#*:}" -I"$SRC" -o "$WORK/$tn.sm80.ptx" "$src" || return 1
     for t in "${SM_TARGETS[@]}"; do
-      "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$tn.cubin" "$RES/ptx/$tn.ptx" || return 1
+      "$PTXAS" -arch="$t" -O3 -o "$RES/$t/$tn.cubin" "$WORK/$tn.sm80.ptx" || return 1
     done
   done
 }
@@ -141,7 +147,7 @@ build_module() {
   fi
 }
 export -f compile_module build_module
-export HIPCC BUNDLER NVCC PTXAS SRC RES WORK PTX_ARCH
+export HIPCC BUNDLER NVCC PTXAS SRC RES WORK PTX_ARCH CUBIN_PTX_ARCH
 export AMD_TARGETS_S="${AMD_TARGETS[*]}" SM_TARGETS_S="${SM_TARGETS[*]}" TEST_MODULES_S="${TEST_MODULES[*]}"
 
 START=$(date +%s)
@@ -189,6 +195,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
   echo '  "abi": 1,'
   printf '  "amdTargets": [%s],\n' "$(printf '"%s",' "${AMD_TARGETS[@]}" | sed 's/,$//')"
   printf '  "ptxArch": "%s",\n' "$PTX_ARCH"
+  printf '  "cubinPtxArch": "%s",\n' "$CUBIN_PTX_ARCH"
   printf '  "cudaTargets": [%s],\n' "$(printf '"%s",' "${SM_TARGETS[@]}" | sed 's/,$//')"
   # The CUDA version as cuDriverGetVersion counts it (1000 * major + 10 * minor): the oldest driver
   # API version that loads these PTX/cubins.
