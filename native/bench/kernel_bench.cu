@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -51,7 +52,17 @@ static float median_ms(F launch) {
     return v[v.size() / 2];
 }
 
-static void gemm_case(int rows, int n, int k, int epi) {
+// What f16 activations would give (not a product path): the 128 x 128 body without the lo halves.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_t128_hionly(
+        const float* x, const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 // the device pass; the host pass only needs the stub
+    dg_gemm_tile_sm80<128, 128, DgRowMajorA, false>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue,
+                                                     blockIdx.y * 128, blockIdx.x * 128);
+#endif
+}
+
+// tile 64: gemm_f16; 128: gemm_f16_t128; -128: gemm_f16_t128_hionly
+static void gemm_case(int rows, int n, int k, int epi, int tile = 64) {
     unsigned s = 12345 + n + k;
     std::vector<float> x((size_t) rows * k);
     std::vector<__half> w((size_t) n * k), bias(n);
@@ -67,10 +78,19 @@ static void gemm_case(int rows, int n, int k, int epi) {
     CK(cudaMemcpy(dx, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(db, bias.data(), n * 2, cudaMemcpyHostToDevice));
-    dim3 grid((n + 63) / 64, (rows + 63) / 64);
-    float ms = median_ms([&] { gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); });
+    const int side = tile < 0 ? -tile : tile;
+    dim3 grid((n + side - 1) / side, (rows + side - 1) / side);
+    CK(cudaMemset(dout, 0xff, (size_t) rows * n * 4)); // poison: NaN wherever the kernel writes nothing
+    float ms = median_ms([&] {
+        if (epi == 2) CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
+        if (tile == 128) { gemm_f16_t128<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); return; }
+        if (tile == -128) { gemm_f16_t128_hionly<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); return; }
+        gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+    });
     std::vector<float> out((size_t) rows * n);
     CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+    size_t unwritten = 0; // outputs still poisoned (NaN) or not finite
+    for (float v : out) unwritten += !std::isfinite(v);
     double num = 0, den = 0;
     for (int i = 0; i < 512; i++) {
         int r = (i * 7919) % rows, c = (i * 104729) % n;
@@ -81,8 +101,18 @@ static void gemm_case(int rows, int n, int k, int epi) {
         num += d * d;
         den += v * v;
     }
-    printf("gemm_f16 %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e\n", rows, n, k, epi, ms,
-           2.0 * rows * n * k / ms / 1e9, sqrt(num / den));
+    if (epi == 2) { // ADD: out = 0 + product, once more outside the timing
+        CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
+        if (tile == 128) gemm_f16_t128<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+        else if (tile == -128) gemm_f16_t128_hionly<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+        else
+        gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+        CK(cudaDeviceSynchronize());
+    }
+    printf("gemm_f16%-12s %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e%s\n",
+           tile == 128 ? "_t128" : tile == -128 ? "_t128_hionly" : "", rows, n, k, epi, ms,
+           2.0 * rows * n * k / ms / 1e9, sqrt(num / den),
+           unwritten ? (" UNWRITTEN/NON-FINITE " + std::to_string(unwritten)).c_str() : "");
     cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db);
 }
 
@@ -247,13 +277,17 @@ int main(int argc, char** argv) {
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
     if (!gemvOnly) {
-        gemm_case(1500, 1280, 1280, 0);
-        gemm_case(1500, 5120, 1280, 1);
-        gemm_case(1500, 1280, 5120, 0);
-        gemm_case(1500, 384, 384, 0);
-        gemm_case(1500, 768, 3072, 0);
-        gemm_case(1500, 1280, 3840, 0);
-        gemm_case(33, 70, 65, 1);
+        // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
+        // the ADD epilogue, each with both tiles, and the 128 tile without the lo halves.
+        const int shapes[][4] = {{1500, 1280, 1280, 0}, {1500, 5120, 1280, 1}, {1500, 1280, 5120, 2},
+                                 {1500, 384, 384, 0},   {1500, 768, 768, 0},   {1500, 3072, 768, 1},
+                                 {1500, 768, 3072, 2},  {1500, 1280, 3840, 0}, {33, 70, 65, 1},
+                                 {200, 1282, 1284, 2},  {1501, 130, 72, 0}};
+        for (auto& sh : shapes) {
+            for (int tile : {64, 128, -128}) {
+                gemm_case(sh[0], sh[1], sh[2], sh[3], tile);
+            }
+        }
     }
     // The decoder's GEMVs: large-v3 / turbo (d 1280), small (768), tiny (384); the logits; beams.
     const int gemv_shapes[][3] = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280},

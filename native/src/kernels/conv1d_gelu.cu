@@ -18,11 +18,15 @@ struct DgIm2colA {
         }
         return channelMajor ? in[(long long) c * inFrames + f] : in[(long long) f * inChannels + c];
     }
+    __device__ bool vec4() const { return false; } // four taps of the implicit matrix are not adjacent in memory
+    __device__ float4 load4(int t, int col) const {
+        return make_float4((*this)(t, col), (*this)(t, col + 1), (*this)(t, col + 2), (*this)(t, col + 3));
+    }
 };
 
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) conv1d_gelu_f16(
         const float* in, int channelMajor, int inChannels, int inFrames, const __half* w, const __half* bias,
         int stride, float* out, int outChannels, int outFrames) {
-    dg_gemm_tile(DgIm2colA{in, channelMajor, inChannels, inFrames, stride}, w, bias, out, outFrames, outChannels,
+    dg_gemm_tile<64>(DgIm2colA{in, channelMajor, inChannels, inFrames, stride}, w, bias, out, outFrames, outChannels,
                  inChannels * 3, DG_EPI_GELU);
 }

@@ -1,17 +1,23 @@
 // The tiled f32-accumulating GEMM body shared by gemm_f16 and conv1d_gelu_f16:
-// out[r][j] = epilogue(sum_i A(r, i) * w[j][i] + bias[j]) for a 64 x 64 tile of out per block,
-// 256 threads, A read through a loader (so conv1d can read its implicit im2col matrix).
+// out[r][j] = epilogue(sum_i A(r, i) * w[j][i] + bias[j]) for one tile of out per block (the tile's
+// corner row0, col0 is given by the entry point), 256 threads, A read through a loader (so conv1d can
+// read its implicit im2col matrix).
 //
-// One source, two bodies chosen per target at build time (same launch geometry, same ABI):
-// - NVIDIA (nvcc): tensor cores (dg_mma.cuh). 8 warps as 2 x 4, each a 32 x 16 piece of the tile
-//   (2 x 2 mma blocks of 16 x 8). Each k-step stages a 32-wide slice of A, split into f16 hi/lo
-//   halves (stored as pairs), and of w (f16 as stored, 16-byte loads) in shared memory, rows
-//   padded by 8 halves (conflict-free ldmatrix); fragments come by ldmatrix.x4; the next slice's
-//   global loads are issued before the current slice's mmas.
-//   Two mmas per product (hi and lo of A): f32-like accuracy at tensor-core speed.
+// One source, three bodies chosen per target at build time (same ABI):
+// - NVIDIA sm_80+ (the cubins, compiled from compute_80 PTX): dg_gemm_tile_sm80, a BM x BN tile
+//   (64 x 64 for gemm_f16 and conv1d, 128 x 128 for gemm_f16_t128) as 8 warps of 2 x 4, each a
+//   BM/2 x BN/4 piece made of m16n8k16 mmas. Per 32-wide k-slice: A (f32) comes through registers,
+//   one slice ahead, and is split into f16 hi/lo halves in shared memory; w (f16 as stored) comes by
+//   cp.async into one of two shared buffers, one slice ahead. Rows are padded by 8 halves
+//   (conflict-free ldmatrix). The 128 x 128 tile quarters the shared-memory traffic per mma of the
+//   64 x 64 one (each fragment feeds 4 mmas instead of 2), which is what bound the 64 x 64 tile.
+// - NVIDIA sm_75 (the compute_75 PTX, JIT-compiled where no cubin fits): dg_gemm_tile_sm75, the
+//   64 x 64 tile of m16n8k8 mmas with the next slice's loads in registers.
+//   Both NVIDIA bodies do two mmas per product (hi and lo of A): f32-like accuracy on tensor cores.
 // - AMD (hipcc; gfx10 has no matrix cores): f32 FMA, each k-step stages a 16-wide slice of A and
 //   of w (f16 widened to f32 while staging), stored k-major so every thread reads its 4 rows and
 //   4 columns as one 16-byte load each, then 16 register-blocked 4 x 4 FMA steps.
+// gemm_f16_t128 on a body whose tile is 64 x 64 (sm_75, AMD) covers its 128 x 128 tile as four.
 #pragma once
 #include "dictum_gpu.h"
 
@@ -65,8 +71,8 @@ __device__ __forceinline__ void dg_mma_add(float (&a)[2][2][4], const float (&b)
 #define DG_MMA_LD (DG_MMA_BK + 8) // halves per shared row: 20 words, so 8 rows x 4 lanes hit 32 banks
 
 template <class LoadA>
-__device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w, const __half* bias, float* out,
-                                             int rows, int n, int k, int epilogue) {
+__device__ __forceinline__ void dg_gemm_tile64(const LoadA& loadA, const __half* w, const __half* bias, float* out,
+                                               int rows, int n, int k, int epilogue, int row0, int col0) {
     __shared__ __align__(16) __half Ahi[DG_GEMM_BM][DG_MMA_LD];
     __shared__ __align__(16) __half Alo[DG_GEMM_BM][DG_MMA_LD];
     __shared__ __align__(16) __half Bs[DG_GEMM_BN][DG_MMA_LD];
@@ -78,8 +84,6 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
     const int t = lane & 3;
     const int wm = (warp >> 2) * 32; // the warp's rows within the tile
     const int wn = (warp & 3) * 16;  // and columns
-    const int row0 = blockIdx.y * DG_GEMM_BM;
-    const int col0 = blockIdx.x * DG_GEMM_BN;
     // 16-byte loads of w when every row start is 16-byte aligned.
     const bool wVec = (k % 8) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
 
@@ -182,19 +186,215 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
     }
 }
 
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// Two stores of one row (columns c, c + 1) as one 8-byte access where the row layout allows it.
+__device__ __forceinline__ void dg_gemm_store2(float* out, int rows, int n, int r, int c, float v0, float v1,
+                                               const __half* bias, int epilogue, bool pairs) {
+    if (r >= rows || c >= n) {
+        return;
+    }
+    if (!pairs || c + 1 >= n) {
+        dg_gemm_store(out, rows, n, r, c, v0, bias, epilogue);
+        dg_gemm_store(out, rows, n, r, c + 1, v1, bias, epilogue);
+        return;
+    }
+    if (bias) {
+        v0 += __half2float(bias[c]);
+        v1 += __half2float(bias[c + 1]);
+    }
+    float2* o = reinterpret_cast<float2*>(out + (long long) r * n + c);
+    if (epilogue == DG_EPI_GELU) {
+        *o = make_float2(dg_gelu(v0), dg_gelu(v1));
+    } else if (epilogue == DG_EPI_ADD) {
+        const float2 old = *o;
+        *o = make_float2(old.x + v0, old.y + v1);
+    } else {
+        *o = make_float2(v0, v1);
+    }
+}
+
+// LO = false drops the lo halves (A rounded to f16, one mma per product): never used by the
+// product, only by native/bench/kernel_bench.cu to measure what f16 activations would give.
+template <int BM, int BN, class LoadA, bool LO = true>
+__device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __half* w, const __half* bias,
+                                                  float* out, int rows, int n, int k, int epilogue, int row0,
+                                                  int col0) {
+    constexpr int BK = DG_MMA_BK; // 32: two k16 steps per slice
+    constexpr int LD = DG_MMA_LD; // 40 halves per shared row
+    constexpr int WM = BM / 2;    // the warp's rows: 64 or 32
+    constexpr int WN = BN / 4;    // and columns: 32 or 16
+    constexpr int MI = WM / 16;   // m16 blocks per warp
+    constexpr int NJ = WN / 8;    // n8 blocks per warp
+    constexpr int AV = BM * BK / 4 / DG_GEMM_THREADS; // float4s of A per thread per slice
+    constexpr int BV = BN * BK / 8 / DG_GEMM_THREADS; // 16-byte pieces of w per thread per slice
+    static_assert(AV >= 1 && BV >= 1, "tile too small for 256 threads");
+    __shared__ __align__(16) __half Ahi[BM][LD];
+    __shared__ __align__(16) __half Alo[BM][LD];
+    __shared__ __align__(16) __half Bs[2][BN][LD];
+
+    const int tid = threadIdx.x;
+    const int lane = tid & 31;
+    const int warp = tid >> 5;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const int lr = lane & 7;
+    const int lm = lane >> 3;
+    const int wm = (warp >> 2) * WM;
+    const int wn = (warp & 3) * WN;
+    // cp.async of 16-byte pieces of w when every row start is 16-byte aligned; 16-byte loads of A
+    // when the loader can (a plain row-major matrix with aligned rows).
+    const bool wVec = (k % 8) == 0 && (reinterpret_cast<unsigned long long>(w) & 15) == 0;
+    const bool aVec = loadA.vec4();
+    const bool pairs = (n % 2) == 0 && (reinterpret_cast<unsigned long long>(out) & 7) == 0;
+
+    // A: float4 v of the slice is row v / 8, k 4 (v % 8) .. + 3 (8 threads read a row's 128 bytes).
+    float4 aReg[AV];
+    auto loadASlice = [&](int k0) {
+#pragma unroll
+        for (int s = 0; s < AV; s++) {
+            const int e = tid + s * DG_GEMM_THREADS;
+            const int r = row0 + e / (BK / 4);
+            const int gk = k0 + 4 * (e % (BK / 4));
+            if (aVec && r < rows && gk + 4 <= k) {
+                aReg[s] = loadA.load4(r, gk);
+            } else {
+                aReg[s].x = (r < rows && gk < k) ? loadA(r, gk) : 0.0f;
+                aReg[s].y = (r < rows && gk + 1 < k) ? loadA(r, gk + 1) : 0.0f;
+                aReg[s].z = (r < rows && gk + 2 < k) ? loadA(r, gk + 2) : 0.0f;
+                aReg[s].w = (r < rows && gk + 3 < k) ? loadA(r, gk + 3) : 0.0f;
+            }
+        }
+    };
+    auto storeASlice = [&]() {
+#pragma unroll
+        for (int s = 0; s < AV; s++) {
+            const int e = tid + s * DG_GEMM_THREADS;
+            uint2 hi, lo;
+            dg_split2(aReg[s].x, aReg[s].y, hi.x, lo.x);
+            dg_split2(aReg[s].z, aReg[s].w, hi.y, lo.y);
+            *reinterpret_cast<uint2*>(&Ahi[e / (BK / 4)][4 * (e % (BK / 4))]) = hi;
+            if (LO) {
+                *reinterpret_cast<uint2*>(&Alo[e / (BK / 4)][4 * (e % (BK / 4))]) = lo;
+            }
+        }
+    };
+    // w: piece v of the slice is column v / 4, k 8 (v % 4) .. + 7. Out of range reads as zeros
+    // (cp.async with 0 source bytes fills the 16 bytes with zeros).
+    auto loadBSlice = [&](int k0, int buf) {
+#pragma unroll
+        for (int s = 0; s < BV; s++) {
+            const int e = tid + s * DG_GEMM_THREADS;
+            const int cl = e / (BK / 8);
+            const int kb = 8 * (e % (BK / 8));
+            const int c = col0 + cl;
+            const int gk = k0 + kb;
+            __half* dst = &Bs[buf][cl][kb];
+            if (wVec) {
+                const bool in = c < n && gk < k;
+                dg_cp_async16(dst, in ? w + (long long) c * k + gk : w, in ? 16 : 0);
+            } else {
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    dst[i] = (c < n && gk + i < k) ? w[(long long) c * k + gk + i] : __float2half_rn(0.0f);
+                }
+            }
+        }
+        dg_cp_async_commit();
+    };
+
+    float acc[MI][NJ][4];
+#pragma unroll
+    for (int e = 0; e < MI * NJ * 4; e++) {
+        (&acc[0][0][0])[e] = 0.0f;
+    }
+
+    const int slices = (k + BK - 1) / BK;
+    loadASlice(0);
+    loadBSlice(0, 0);
+    for (int s = 0; s < slices; s++) {
+        storeASlice();
+        if (s + 1 < slices) {
+            loadBSlice((s + 1) * BK, (s + 1) & 1); // the buffer the previous slice's mmas are done with
+            dg_cp_async_wait<1>();                  // this slice's w has landed
+        } else {
+            dg_cp_async_wait<0>();
+        }
+        __syncthreads();
+        if (s + 1 < slices) {
+            loadASlice((s + 1) * BK); // in flight while the tensor cores work on this slice
+        }
+        const int buf = s & 1;
+        // w fragments for the whole slice: per n8 block, ldmatrix.x4 of (n +0..7, k +0/8/16/24):
+        // registers 0, 1 are the b0, b1 of the first k16 step, 2, 3 of the second.
+        unsigned b[NJ][4];
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            dg_ldmatrix_x4(b[j], &Bs[buf][wn + 8 * j + lr][8 * lm]);
+        }
+#pragma unroll
+        for (int i = 0; i < MI; i++) {
+            // Each m16 block's slice is summed apart and added to acc in f32 (the tensor cores'
+            // accumulation truncates; see the sm_75 body).
+            float part[NJ][4];
+#pragma unroll
+            for (int e = 0; e < NJ * 4; e++) {
+                (&part[0][0])[e] = 0.0f;
+            }
+#pragma unroll
+            for (int kk = 0; kk < BK; kk += 16) {
+                // A fragment (16 x 16): matrices (rows +0, k +0), (rows +8, k +0), (rows +0, k +8),
+                // (rows +8, k +8) are a0..a3.
+                const int r = wm + 16 * i + lr + 8 * (lm & 1);
+                const int c = kk + 8 * (lm >> 1);
+                unsigned ah[4], al[4];
+                dg_ldmatrix_x4(ah, &Ahi[r][c]);
+                if (LO) {
+                    dg_ldmatrix_x4(al, &Alo[r][c]);
+                }
+#pragma unroll
+                for (int j = 0; j < NJ; j++) {
+                    if (LO) {
+                        dg_mma_16x8x16(part[j], al, b[j][kk / 8], b[j][kk / 8 + 1]);
+                    }
+                    dg_mma_16x8x16(part[j], ah, b[j][kk / 8], b[j][kk / 8 + 1]);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < NJ; j++) {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    acc[i][j][e] += part[j][e];
+                }
+            }
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            const int r = row0 + wm + 16 * i + g;
+            const int c = col0 + wn + 8 * j + 2 * t;
+            dg_gemm_store2(out, rows, n, r, c, acc[i][j][0], acc[i][j][1], bias, epilogue, pairs);
+            dg_gemm_store2(out, rows, n, r + 8, c, acc[i][j][2], acc[i][j][3], bias, epilogue, pairs);
+        }
+    }
+}
+#endif
+
 #else // HIP: f32 FMA tiles
 
 template <class LoadA>
-__device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w, const __half* bias, float* out,
-                                             int rows, int n, int k, int epilogue) {
+__device__ __forceinline__ void dg_gemm_tile64(const LoadA& loadA, const __half* w, const __half* bias, float* out,
+                                               int rows, int n, int k, int epilogue, int row0, int col0) {
     __shared__ __align__(16) float As[DG_GEMM_BK][DG_GEMM_BM + DG_GEMM_PAD];
     __shared__ __align__(16) float Bs[DG_GEMM_BK][DG_GEMM_BN + DG_GEMM_PAD];
 
     const int tid = threadIdx.x;
     const int tx = tid % 16; // column group: columns tx*4 .. tx*4+3 of the tile
     const int ty = tid / 16; // row group: rows ty*4 .. ty*4+3
-    const int row0 = blockIdx.y * DG_GEMM_BM;
-    const int col0 = blockIdx.x * DG_GEMM_BN;
 
     float acc[4][4];
 #pragma unroll
@@ -263,3 +463,24 @@ __device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w
     }
 }
 #endif
+
+// The entry points' tile: TILE x TILE (64 or 128) at (blockIdx.y, blockIdx.x) * TILE.
+template <int TILE, class LoadA>
+__device__ __forceinline__ void dg_gemm_tile(const LoadA& loadA, const __half* w, const __half* bias, float* out,
+                                             int rows, int n, int k, int epilogue) {
+    const int row0 = blockIdx.y * TILE;
+    const int col0 = blockIdx.x * TILE;
+#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    dg_gemm_tile_sm80<TILE, TILE, LoadA>(loadA, w, bias, out, rows, n, k, epilogue, row0, col0);
+#else
+    constexpr int q = TILE / 64; // 64 x 64 pieces per side (uniform per block: the barriers inside hold)
+#pragma unroll
+    for (int p = 0; p < q * q; p++) {
+        const int r0 = row0 + 64 * (p / q);
+        const int c0 = col0 + 64 * (p % q);
+        if (r0 < rows && c0 < n) {
+            dg_gemm_tile64(loadA, w, bias, out, rows, n, k, epilogue, r0, c0);
+        }
+    }
+#endif
+}

@@ -20,6 +20,7 @@ import dev.dictum.gpu.device.Stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * {@link Backend} on a GPU through either driver (HIP or CUDA), launching the kernels of
@@ -44,6 +45,7 @@ public final class GpuBackend implements Backend {
     /** One partial: max, sum and headDim accumulators (heads up to 256 wide split; wider ones don't). */
     static final int CROSS_SLOT_FLOATS = 258;
     private static final int MAX_GRID = 65535;
+    private static final Pattern GEMM_CUBIN = Pattern.compile("sm_(\\d+)/gemm\\.cubin");
     private static final long RING_DEVICE_BYTES = Staging.RING_BYTES;
 
     private final GpuDriver driver;
@@ -242,9 +244,27 @@ public final class GpuBackend implements Backend {
         if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
+        } else if (wideTile(kernels.module("gemm").image(), rows, n, device.props().multiprocessors())) {
+            kernel("gemm", "gemm_f16_t128").launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0, a);
         } else {
             kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
         }
+    }
+
+    /**
+     * Whether a GEMM of {@code rows × n} outputs runs as gemm_f16_t128: only where its 128 × 128
+     * body is the one loaded (a cubin for sm_80 or newer; on the compute_75 PTX and on AMD that entry
+     * is four 64 × 64 tiles per block, so the 64 entry's four times as many blocks are better), and
+     * only when its tiles fill at least 3/4 of the SMs (one block per SM): the large encoders' GEMMs
+     * (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes (tiny and small's d_model
+     * projections, prompts) keep the 64 × 64 tile, several blocks per SM.
+     */
+    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
+        var cubin = GEMM_CUBIN.matcher(gemmImage);
+        if (!cubin.matches() || Integer.parseInt(cubin.group(1)) < 80) {
+            return false;
+        }
+        return 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
     }
 
     /**

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# One device call for the decoder kernels of issue 12 (docs/gpu-runs/h100-issue12-decoder*.md):
-# kernel bench before/after, ncu of the decoder kernels, `dictum bench --backend cuda` on random
-# large-v3-turbo and large-v3 weights with the kernels and backend of this branch and of a baseline,
-# interleaved, then the bundle's GPU tests (run.sh, RUNSH_TIMEOUT seconds, default 300), in one run.
+# One device call for issue 12's kernels against a baseline (docs/gpu-runs/h100-issue12-*.md):
+# kernel bench before/after, ncu of the encoder GEMM, attention and decoder kernels, `dictum bench
+# --backend cuda` on random weights (BENCH_SIZES, default large-v3 small tiny) with the kernels and
+# backend of this tree and of a baseline, interleaved, then the bundle's GPU tests (run.sh,
+# RUNSH_TIMEOUT seconds, default 300), in one run.
 #
-# Here: scripts/gpu-decoder-pack.sh [BASE] builds all of it into gpu-bundle/ (by hand: scripts/gpu-bundle.sh
+# Here: scripts/gpu-ab-pack.sh [BASE] builds all of it into gpu-bundle/ (by hand: scripts/gpu-bundle.sh
 # toy-en; scripts/bench-gpu.sh pack gpu-bundle; then put into gpu-bundle/)
-#   kernel_bench.tar.xz (kernel_bench, kernel_bench_before: native/bench/kernel_bench.cu built with nvcc, the second with
-#                                       -DGEMV_BEFORE=<the baseline's gemv.cu>; xz keeps the call under 64 MiB)
+#   kernel_bench.tar.xz (kernel_bench, kernel_bench_before: native/bench/kernel_bench.cu of this tree and of
+#                                       the baseline, built with nvcc; xz keeps the call under 64 MiB)
 #   lib-base/                           the baseline's dictum-native and dictum-gpu-runtime jars
-#   gpu-decoder-run.sh                  this file
-# On the GPU machine: bash gpu-bundle/gpu-decoder-run.sh   (logs under $OUT or gpu-bundle/out-decoder)
+#   gpu-ab-run.sh                       this file
+# On the GPU machine: bash gpu-bundle/gpu-ab-run.sh   (logs under $OUT or gpu-bundle/out-ab)
 #   SKIP_RUNSH=1: no run.sh; SKIP_NCU=1: no ncu; DICTUM_RUNS (default 5); BENCH_SIZES.
 set -u
 cd "$(dirname "$0")"
 B="$PWD"
-O="${OUT:-$B/out-decoder}"
+O="${OUT:-$B/out-ab}"
 mkdir -p "$O"
-exec > >(tee "$O/gpu-decoder-run.log") 2>&1
+exec > >(tee "$O/gpu-ab-run.log") 2>&1
 log() { echo "[$(date -u +%T)] $*"; }
 log "start"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | sed 's/^/gpu: /'
@@ -25,7 +26,7 @@ echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 
 [ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
 W=/tmp/dictum-bench
 mkdir -p "$W/tok" && tar -C "$W/tok" -xJf "$B/testdata-tokenizer.tar.xz"
-SIZES=(${BENCH_SIZES:-large-v3-turbo large-v3})
+SIZES=(${BENCH_SIZES:-large-v3 small tiny})
 
 # 1. The random weights (as bench-gpu.sh makes them), niced, in the background.
 ( for s in "${SIZES[@]}"; do
@@ -33,28 +34,29 @@ SIZES=(${BENCH_SIZES:-large-v3-turbo large-v3})
   done ) >"$O/make.log" 2>&1 &
 MAKE=$!
 
-# 2. Kernel bench: the GEMVs before and after, then everything after.
+# 2. Kernel bench: the baseline's and this tree's, every kernel.
 [ -x "$B/kernel_bench" ] || tar -C "$B" -xJf "$B/kernel_bench.tar.xz"
-log "kernel_bench_before --gemv-only"
-timeout 60 "$B/kernel_bench_before" --gemv-only >"$O/kernel_bench_before.txt" 2>&1
+log "kernel_bench_before"
+timeout 150 "$B/kernel_bench_before" >"$O/kernel_bench_before.txt" 2>&1
 cat "$O/kernel_bench_before.txt"
 log "kernel_bench"
-timeout 120 "$B/kernel_bench" >"$O/kernel_bench.txt" 2>&1
+timeout 150 "$B/kernel_bench" >"$O/kernel_bench.txt" 2>&1
 cat "$O/kernel_bench.txt"
 
-# 3. ncu: the 1280 x 1280 and 1280 x 5120 GEMVs (first launch of each shape) and the large-v3 token's
-#    cross-attention, unsplit (first launch) and split (launch 24: after the 23 of the unsplit timing).
+# 3. ncu: the first launch of the 128 x 128 GEMM (1500 x 1280 x 1280), of the 64 x 64 GEMM and of the
+#    encoder attention (1500 x 1500) in this tree's bench, and the baseline's GEMM at the same shape.
 if [ -z "${SKIP_NCU:-}" ] && command -v ncu >/dev/null; then
-  NCU=(ncu --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis)
+  NCU=(ncu --section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis
+       --section MemoryWorkloadAnalysis --section WarpStateStats)
   log "ncu"
-  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench" --gemv-only >"$O/ncu-gemv-1280x1280.txt" 2>&1
-  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 48 --launch-count 1 "$B/kernel_bench" --gemv-only >"$O/ncu-gemv-1280x5120.txt" 2>&1
-  timeout 60 "${NCU[@]}" -k gemv_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" --gemv-only >"$O/ncu-gemv-before-1280x1280.txt" 2>&1
-  timeout 90 "${NCU[@]}" -k cross_attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-cross-1chunk.txt" 2>&1
-  timeout 90 "${NCU[@]}" -k cross_attention_f32 --launch-skip 23 --launch-count 1 "$B/kernel_bench" >"$O/ncu-cross-split.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemm_f16_t128 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-gemm-t128.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemm_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-gemm-64.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemm_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" >"$O/ncu-gemm-before.txt" 2>&1
+  timeout 90 "${NCU[@]}" -k attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-attention.txt" 2>&1
+  timeout 90 "${NCU[@]}" -k attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" >"$O/ncu-attention-before.txt" 2>&1
   for f in "$O"/ncu-*.txt; do
     echo "== $f"
-    grep -E "gemv_f16|cross_attention_f32|Duration|Memory Throughput|DRAM Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Block Size|Waves Per SM|Compute \(SM\) Throughput" "$f" | head -20
+    grep -E "gemm_f16|attention_f32|Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Issue Slots Busy|Executed Ipc Active|Warp Cycles Per Issued|One or More Eligible" "$f" | head -24
   done
 fi
 

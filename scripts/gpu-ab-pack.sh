@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Packs gpu-bundle/ for scripts/gpu-decoder-run.sh (issue 12, the decoder kernels): the bundle
-# (scripts/gpu-bundle.sh toy-en; KEEP_BUNDLE=1 keeps an existing one), bench-gpu.sh's files, the baseline's
-# dictum-native and dictum-gpu-runtime jars (lib-base/), native/bench/kernel_bench.cu built twice
-# with nvcc (this tree's kernels, and the baseline's gemv.cu), and the run script.
-#   scripts/gpu-decoder-pack.sh [BASE]     BASE: the commit to compare against (default bad20cf)
+# Packs gpu-bundle/ for scripts/gpu-ab-run.sh (issue 12: this tree's GPU kernels against a baseline's
+# in one device call): the bundle (scripts/gpu-bundle.sh toy-en; KEEP_BUNDLE=1 keeps an existing one),
+# bench-gpu.sh's files, the baseline's dictum-native and dictum-gpu-runtime jars (lib-base/),
+# native/bench/kernel_bench.cu built with nvcc twice (this tree's, and the baseline's own bench over
+# the baseline's kernels), and the run script.
+#   scripts/gpu-ab-pack.sh [BASE]     BASE: the commit to compare against (default aa67b07)
 # Then, with the checkout the device tool sends under 64 MiB (testdata/ moved out, DICTUM_TESTDATA
 # pointing at it): a device call with carry ["gpu-bundle"] running
-#   OUT=$OUT/d bash gpu-bundle/gpu-decoder-run.sh
+#   OUT=$OUT/d bash gpu-bundle/gpu-ab-run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/java-env.sh
-base="${1:-bad20cf}"
+base="${1:-aa67b07}"
 [ -n "${KEEP_BUNDLE:-}" ] && [ -d gpu-bundle/lib ] || scripts/gpu-bundle.sh toy-en
 bash scripts/bench-gpu.sh pack gpu-bundle >/dev/null
 tmp="$(mktemp -d)"
@@ -22,10 +23,8 @@ rm -rf gpu-bundle/lib-base
 mkdir -p gpu-bundle/lib-base
 cp "$tmp"/native/target/dictum-native-*.jar "$tmp"/gpu-runtime/target/dictum-gpu-runtime-*.jar gpu-bundle/lib-base/
 mkdir -p "$tmp/bench"
-git show "$base":native/src/kernels/gemv.cu >"$tmp/bench/gemv_before.cu" # its "dictum_gpu.h" is this tree's
 nvcc -O3 -arch=sm_90 -Inative/src/kernels -o "$tmp/bench/kernel_bench" native/bench/kernel_bench.cu
-nvcc -O3 -arch=sm_90 -Inative/src/kernels -DGEMV_BEFORE="$tmp/bench/gemv_before.cu" \
-  -o "$tmp/bench/kernel_bench_before" native/bench/kernel_bench.cu
+nvcc -O3 -arch=sm_90 -I"$tmp/native/src/kernels" -o "$tmp/bench/kernel_bench_before" "$tmp/native/bench/kernel_bench.cu"
 tar -C "$tmp/bench" -cJf gpu-bundle/kernel_bench.tar.xz kernel_bench kernel_bench_before # xz: the call's 64 MiB
-cp scripts/gpu-decoder-run.sh gpu-bundle/
+cp scripts/gpu-ab-run.sh gpu-bundle/
 du -sh gpu-bundle
