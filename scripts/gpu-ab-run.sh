@@ -44,19 +44,19 @@ timeout 150 "$B/kernel_bench" >"$O/kernel_bench.txt" 2>&1
 cat "$O/kernel_bench.txt"
 
 # 3. ncu: the first launch of the 128 x 128 GEMM (1500 x 1280 x 1280), of the 64 x 64 GEMM and of the
-#    encoder attention (1500 x 1500) in this tree's bench, and the baseline's GEMM at the same shape.
+#    encoder attention (1500 x 1500) in this tree's bench, and the baseline's at the same shapes.
 if [ -z "${SKIP_NCU:-}" ] && command -v ncu >/dev/null; then
   NCU=(ncu --section SpeedOfLight --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis
        --section MemoryWorkloadAnalysis --section WarpStateStats)
   log "ncu"
-  timeout 60 "${NCU[@]}" -k gemm_f16_t128 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-gemm-t128.txt" 2>&1
+  timeout 60 "${NCU[@]}" -k gemm_f16_hilo --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-gemm-hilo.txt" 2>&1
   timeout 60 "${NCU[@]}" -k gemm_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-gemm-64.txt" 2>&1
   timeout 60 "${NCU[@]}" -k gemm_f16 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" >"$O/ncu-gemm-before.txt" 2>&1
   timeout 90 "${NCU[@]}" -k attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench" >"$O/ncu-attention.txt" 2>&1
   timeout 90 "${NCU[@]}" -k attention_f32 --launch-skip 0 --launch-count 1 "$B/kernel_bench_before" >"$O/ncu-attention-before.txt" 2>&1
   for f in "$O"/ncu-*.txt; do
     echo "== $f"
-    grep -E "gemm_f16|attention_f32|Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Issue Slots Busy|Executed Ipc Active|Warp Cycles Per Issued|One or More Eligible" "$f" | head -24
+    grep -E "^  [a-z_0-9]+ \(|Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Issue Slots Busy|Executed Ipc Active|Warp Cycles Per Issued|One or More Eligible" "$f" | head -24
   done
 fi
 
@@ -87,3 +87,6 @@ if [ -z "${SKIP_RUNSH:-}" ]; then
 fi
 
 log "end"
+# Everything but this log as one archive: the device tool returns a limited number of files.
+tar -C "$O" -czf /tmp/ab-logs.tgz --exclude=gpu-ab-run.log . && find "$O" -mindepth 1 ! -name gpu-ab-run.log -delete \
+  && mv /tmp/ab-logs.tgz "$O/"

@@ -52,17 +52,30 @@ static float median_ms(F launch) {
     return v[v.size() / 2];
 }
 
-// What f16 activations would give (not a product path): the 128 x 128 body without the lo halves.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_t128_hionly(
-        const float* x, const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 // the device pass; the host pass only needs the stub
-    dg_gemm_tile_sm80<128, 128, DgRowMajorA, false>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue,
-                                                     blockIdx.y * 128, blockIdx.x * 128);
+// Bench-only: gemm_f16_hilo's sm_80 body with x taken as hi alone (what f16 activations would
+// give; not a product path).
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hi_only(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    dg_gemm_hilo_sm80<false>(xhi, xlo, w, bias, out, rows, n, k, epilogue, blockIdx.y * 128, blockIdx.x * 128);
 #endif
 }
 
-// tile 64: gemm_f16; 128: gemm_f16_t128; -128: gemm_f16_t128_hionly
-static void gemm_case(int rows, int n, int k, int epi, int tile = 64) {
+enum GemmKind { G64, HILO, HILO_GEMM_ONLY, HILO_2PB, HI_ONLY };
+static const char* gemm_name(GemmKind g) {
+    switch (g) {
+        case G64: return "gemm_f16 (64 tile)";
+        case HILO: return "split + gemm_f16_hilo";
+        case HILO_GEMM_ONLY: return "gemm_f16_hilo alone";
+        case HILO_2PB: return "split + hilo_2blk";
+        default: return "split + hi only (f16)";
+    }
+}
+
+static void gemm_case(int rows, int n, int k, int epi, GemmKind kind) {
+    const bool hilo = kind != G64;
+    if (hilo && k % 8 != 0) return; // the backend's precondition for the hilo path
     unsigned s = 12345 + n + k;
     std::vector<float> x((size_t) rows * k);
     std::vector<__half> w((size_t) n * k), bias(n);
@@ -70,23 +83,41 @@ static void gemm_case(int rows, int n, int k, int epi, int tile = 64) {
     for (auto& v : w) v = __float2half(frand(s) * 0.05f);
     for (auto& v : bias) v = __float2half(frand(s) * 0.1f);
     float *dx, *dout;
-    __half *dw, *db;
+    __half *dw, *db, *dhi, *dlo;
     CK(cudaMalloc(&dx, x.size() * 4));
     CK(cudaMalloc(&dout, (size_t) rows * n * 4));
     CK(cudaMalloc(&dw, w.size() * 2));
     CK(cudaMalloc(&db, n * 2));
+    CK(cudaMalloc(&dhi, x.size() * 2));
+    CK(cudaMalloc(&dlo, x.size() * 2));
     CK(cudaMemcpy(dx, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(db, bias.data(), n * 2, cudaMemcpyHostToDevice));
-    const int side = tile < 0 ? -tile : tile;
+    const int side = hilo ? 128 : 64;
     dim3 grid((n + side - 1) / side, (rows + side - 1) / side);
+    const long long count = (long long) rows * k;
+    const int splitGrid = (int) std::min<long long>((count + 255) / 256, 65535);
+    auto launch = [&] {
+        if (kind != G64 && kind != HILO_GEMM_ONLY) split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
+        switch (kind) {
+            case G64: gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); break;
+            case HILO:
+            case HILO_GEMM_ONLY: gemm_f16_hilo<<<grid, 256>>>(dhi, dlo, dw, db, dout, rows, n, k, epi); break;
+            case HILO_2PB: gemm_f16_hilo_2blk<<<grid, 256>>>(dhi, dlo, dw, db, dout, rows, n, k, epi); break;
+            case HI_ONLY: gemm_f16_hi_only<<<grid, 256>>>(dhi, nullptr, dw, db, dout, rows, n, k, epi); break;
+        }
+    };
+    if (kind == HILO_GEMM_ONLY) split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
     CK(cudaMemset(dout, 0xff, (size_t) rows * n * 4)); // poison: NaN wherever the kernel writes nothing
     float ms = median_ms([&] {
         if (epi == 2) CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
-        if (tile == 128) { gemm_f16_t128<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); return; }
-        if (tile == -128) { gemm_f16_t128_hionly<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); return; }
-        gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+        launch();
     });
+    if (epi == 2) { // ADD: out = 0 + product, once more outside the timing
+        CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
+        launch();
+    }
+    CK(cudaDeviceSynchronize());
     std::vector<float> out((size_t) rows * n);
     CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
     size_t unwritten = 0; // outputs still poisoned (NaN) or not finite
@@ -101,19 +132,10 @@ static void gemm_case(int rows, int n, int k, int epi, int tile = 64) {
         num += d * d;
         den += v * v;
     }
-    if (epi == 2) { // ADD: out = 0 + product, once more outside the timing
-        CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
-        if (tile == 128) gemm_f16_t128<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
-        else if (tile == -128) gemm_f16_t128_hionly<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
-        else
-        gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
-        CK(cudaDeviceSynchronize());
-    }
-    printf("gemm_f16%-12s %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e%s\n",
-           tile == 128 ? "_t128" : tile == -128 ? "_t128_hionly" : "", rows, n, k, epi, ms,
-           2.0 * rows * n * k / ms / 1e9, sqrt(num / den),
+    printf("%-24s %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e%s\n", gemm_name(kind), rows, n, k,
+           epi, ms, 2.0 * rows * n * k / ms / 1e9, sqrt(num / den),
            unwritten ? (" UNWRITTEN/NON-FINITE " + std::to_string(unwritten)).c_str() : "");
-    cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db);
+    cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db); cudaFree(dhi); cudaFree(dlo);
 }
 
 static void attention_case(int queries, int keys, int heads, int hd, int causal) {
@@ -278,14 +300,15 @@ int main(int argc, char** argv) {
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
     if (!gemvOnly) {
         // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
-        // the ADD epilogue, each with both tiles, and the 128 tile without the lo halves.
+        // the ADD epilogue: the 64 tile, the split + 128 tile (and its GEMM alone, two blocks per SM,
+        // and without the lo halves).
         const int shapes[][4] = {{1500, 1280, 1280, 0}, {1500, 5120, 1280, 1}, {1500, 1280, 5120, 2},
                                  {1500, 384, 384, 0},   {1500, 768, 768, 0},   {1500, 3072, 768, 1},
                                  {1500, 768, 3072, 2},  {1500, 1280, 3840, 0}, {33, 70, 65, 1},
                                  {200, 1282, 1284, 2},  {1501, 130, 72, 0}};
         for (auto& sh : shapes) {
-            for (int tile : {64, 128, -128}) {
-                gemm_case(sh[0], sh[1], sh[2], sh[3], tile);
+            for (GemmKind g : {G64, HILO, HILO_GEMM_ONLY, HILO_2PB, HI_ONLY}) {
+                gemm_case(sh[0], sh[1], sh[2], sh[3], g);
             }
         }
     }

@@ -15,6 +15,7 @@
 // x to about 2^-22 relative (lo rounds to 11 bits of the 11-bit remainder), close to f32, for
 // |x| < 65504; products of f16 values are exact in f32 and the tensor cores accumulate in f32.
 #pragma once
+#include "dg_split.cuh"
 #include "dictum_gpu.h"
 
 __device__ __forceinline__ void dg_mma_16x8x8(float* c, unsigned a0, unsigned a1, unsigned b0) {
@@ -22,12 +23,6 @@ __device__ __forceinline__ void dg_mma_16x8x8(float* c, unsigned a0, unsigned a1
                  "{%0, %1, %2, %3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a0), "r"(a1), "r"(b0));
-}
-
-// x = hi + lo with both halves f16 (round to nearest even each).
-__device__ __forceinline__ void dg_split(float x, __half& hi, __half& lo) {
-    hi = __float2half_rn(x);
-    lo = __float2half_rn(x - __half2float(hi));
 }
 
 // Two floats as the hi and lo .f16x2 registers (first value in the low half, as the fragments want).
@@ -61,6 +56,14 @@ __device__ __forceinline__ void dg_mma_16x8x16(float* c, const unsigned* a, unsi
                  "{%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// d = a . b (no accumulator input: a zero register, not four zeroing moves).
+__device__ __forceinline__ void dg_mma_16x8x16_from_zero(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %10, %10, %10};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
 }
 
 // 16 bytes from global to shared, bypassing L1; srcBytes < 16 fills the rest with zeros.

@@ -1,5 +1,7 @@
 // out = epilogue(x · wᵀ + bias): the linear layers with many rows (the encoder, a prompt).
 // x [rows, k] f32, w [n, k] f16 (PyTorch order), out [rows, n] f32. See gemm_tile.cuh.
+#include "dg_split.cuh"
+#include "gemm_hilo.cuh"
 #include "gemm_tile.cuh"
 
 struct DgRowMajorA {
@@ -18,11 +20,58 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) gemm_f16(const flo
     dg_gemm_tile<64>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
 }
 
-// Grid (ceil(n / 128), ceil(rows / 128)): for shapes with enough 128 x 128 tiles to fill the GPU
-// (GpuBackend.wideTile); one block per SM, which the tile's registers take anyway.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_t128(const float* x, const __half* w,
-                                                                               const __half* bias, float* out,
-                                                                               int rows, int n, int k,
-                                                                               int epilogue) {
-    dg_gemm_tile<128>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
+// x as the two f16 planes gemm_f16_hilo reads: hi = f16(x), lo = f16(x - hi) (dg_split), each
+// [count] halves. Grid-stride; block 256.
+extern "C" __global__ void split_f32_hilo(const float* x, __half* hi, __half* lo, long long count) {
+    for (long long i = blockIdx.x * (long long) blockDim.x + threadIdx.x; i < count;
+         i += (long long) gridDim.x * blockDim.x) {
+        __half h, l;
+        dg_split(x[i], h, l);
+        hi[i] = h;
+        lo[i] = l;
+    }
+}
+
+// x given as its hi and lo planes [rows, k] (split_f32_hilo).
+struct DgHiLoA {
+    const __half* hi;
+    const __half* lo;
+    int k;
+    __device__ float operator()(int r, int i) const {
+        const long long o = (long long) r * k + i;
+        return __half2float(hi[o]) + __half2float(lo[o]);
+    }
+    __device__ bool vec4() const { return false; }
+    __device__ float4 load4(int r, int i) const {
+        return make_float4((*this)(r, i), (*this)(r, i + 1), (*this)(r, i + 2), (*this)(r, i + 3));
+    }
+};
+
+// The large GEMMs (GpuBackend.wideTile): gemm_f16 of x = hi + lo with a 128 x 128 tile per block,
+// grid (ceil(n / 128), ceil(rows / 128)). Preconditions: k % 8 == 0; hi, lo and w 16-byte aligned.
+// sm_80+: gemm_hilo.cuh; elsewhere (never launched there) the 64 x 64 body on each quarter.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    dg_gemm_hilo_sm80<true>(xhi, xlo, w, bias, out, rows, n, k, epilogue, blockIdx.y * DG_HILO_TILE,
+                            blockIdx.x * DG_HILO_TILE);
+#else
+    dg_gemm_tile<128>(DgHiLoA{xhi, xlo, k}, w, bias, out, rows, n, k, epilogue);
+#endif
+}
+
+// The same with two blocks per SM (registers capped at 128: a few bytes of spills), for GEMMs with
+// at least two 128 x 128 tiles per SM (the MLP's first layer: 1500 x 5120 is 480 tiles), where a
+// second block keeps the tensor cores busy through the first one's barriers; with fewer tiles the
+// cap only costs (GpuBackend.hiloTwoPerSm).
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2blk(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    dg_gemm_hilo_sm80<true>(xhi, xlo, w, bias, out, rows, n, k, epilogue, blockIdx.y * DG_HILO_TILE,
+                            blockIdx.x * DG_HILO_TILE);
+#else
+    dg_gemm_tile<128>(DgHiLoA{xhi, xlo, k}, w, bias, out, rows, n, k, epilogue);
+#endif
 }

@@ -5,19 +5,18 @@
 //
 // One source, three bodies chosen per target at build time (same ABI):
 // - NVIDIA sm_80+ (the cubins, compiled from compute_80 PTX): dg_gemm_tile_sm80, a BM x BN tile
-//   (64 x 64 for gemm_f16 and conv1d, 128 x 128 for gemm_f16_t128) as 8 warps of 2 x 4, each a
-//   BM/2 x BN/4 piece made of m16n8k16 mmas. Per 32-wide k-slice: A (f32) comes through registers,
-//   one slice ahead, and is split into f16 hi/lo halves in shared memory; w (f16 as stored) comes by
-//   cp.async into one of two shared buffers, one slice ahead. Rows are padded by 8 halves
-//   (conflict-free ldmatrix). The 128 x 128 tile quarters the shared-memory traffic per mma of the
-//   64 x 64 one (each fragment feeds 4 mmas instead of 2), which is what bound the 64 x 64 tile.
+//   (64 x 64 for gemm_f16 and conv1d) as 8 warps of 2 x 4, each a BM/2 x BN/4 piece made of
+//   m16n8k16 mmas. Per 32-wide k-slice: A (f32) comes through registers, one slice ahead, and is
+//   split into f16 hi/lo halves in shared memory; w (f16 as stored) comes by cp.async into one of
+//   two shared buffers, one slice ahead. Rows are padded by 8 halves (conflict-free ldmatrix).
+//   The large encoder GEMMs use gemm_hilo.cuh's 128 x 128 tile instead.
 // - NVIDIA sm_75 (the compute_75 PTX, JIT-compiled where no cubin fits): dg_gemm_tile_sm75, the
 //   64 x 64 tile of m16n8k8 mmas with the next slice's loads in registers.
 //   Both NVIDIA bodies do two mmas per product (hi and lo of A): f32-like accuracy on tensor cores.
 // - AMD (hipcc; gfx10 has no matrix cores): f32 FMA, each k-step stages a 16-wide slice of A and
 //   of w (f16 widened to f32 while staging), stored k-major so every thread reads its 4 rows and
 //   4 columns as one 16-byte load each, then 16 register-blocked 4 x 4 FMA steps.
-// gemm_f16_t128 on a body whose tile is 64 x 64 (sm_75, AMD) covers its 128 x 128 tile as four.
+// dg_gemm_tile<128> on a body whose tile is 64 x 64 (sm_75, AMD) covers its 128 x 128 tile as four.
 #pragma once
 #include "dictum_gpu.h"
 
@@ -214,9 +213,7 @@ __device__ __forceinline__ void dg_gemm_store2(float* out, int rows, int n, int 
     }
 }
 
-// LO = false drops the lo halves (A rounded to f16, one mma per product): never used by the
-// product, only by native/bench/kernel_bench.cu to measure what f16 activations would give.
-template <int BM, int BN, class LoadA, bool LO = true>
+template <int BM, int BN, class LoadA>
 __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __half* w, const __half* bias,
                                                   float* out, int rows, int n, int k, int epilogue, int row0,
                                                   int col0) {
@@ -274,9 +271,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
             dg_split2(aReg[s].x, aReg[s].y, hi.x, lo.x);
             dg_split2(aReg[s].z, aReg[s].w, hi.y, lo.y);
             *reinterpret_cast<uint2*>(&Ahi[e / (BK / 4)][4 * (e % (BK / 4))]) = hi;
-            if (LO) {
-                *reinterpret_cast<uint2*>(&Alo[e / (BK / 4)][4 * (e % (BK / 4))]) = lo;
-            }
+            *reinterpret_cast<uint2*>(&Alo[e / (BK / 4)][4 * (e % (BK / 4))]) = lo;
         }
     };
     // w: piece v of the slice is column v / 4, k 8 (v % 4) .. + 7. Out of range reads as zeros
@@ -349,14 +344,10 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
                 const int c = kk + 8 * (lm >> 1);
                 unsigned ah[4], al[4];
                 dg_ldmatrix_x4(ah, &Ahi[r][c]);
-                if (LO) {
-                    dg_ldmatrix_x4(al, &Alo[r][c]);
-                }
+                dg_ldmatrix_x4(al, &Alo[r][c]);
 #pragma unroll
                 for (int j = 0; j < NJ; j++) {
-                    if (LO) {
-                        dg_mma_16x8x16(part[j], al, b[j][kk / 8], b[j][kk / 8 + 1]);
-                    }
+                    dg_mma_16x8x16(part[j], al, b[j][kk / 8], b[j][kk / 8 + 1]);
                     dg_mma_16x8x16(part[j], ah, b[j][kk / 8], b[j][kk / 8 + 1]);
                 }
             }

@@ -56,6 +56,8 @@ public final class GpuBackend implements Backend {
     private final DeviceBuffer ringOnDevice;
     private final List<GpuWeight> weights = new ArrayList<>();
     private DeviceBuffer rawScratch;
+    /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
+    private DeviceBuffer hiloPlanes;
     /**
      * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
      * size and never moved, since a captured decoder-step graph holds their addresses.
@@ -236,29 +238,64 @@ public final class GpuBackend implements Backend {
         checkRange(buf(out), outOffset, (long) rows * n);
         KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                 .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
-                .i32(switch (epilogue) {
-                    case NONE -> 0;
-                    case GELU -> 1;
-                    case ADD -> 2;
-                });
+                .i32(epilogueCode(epilogue));
         if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
-        } else if (wideTile(kernels.module("gemm").image(), rows, n, device.props().multiprocessors())) {
-            kernel("gemm", "gemm_f16_t128").launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0, a);
+        } else if (k % 8 == 0 && weight(w).address() % 16 == 0
+                && wideTile(kernels.module("gemm").image(), rows, n, device.props().multiprocessors())) {
+            // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
+            long count = (long) rows * k;
+            DeviceBuffer planes = hiloPlanes(4 * count);
+            long hi = planes.address();
+            long lo = hi + 2 * count;
+            launchGrid(kernel("gemm", "split_f32_hilo"), count,
+                    new KernelArgs().ptr(buf(x).at(xOffset)).ptr(hi).ptr(lo).i64(count));
+            String gemm = hiloTwoPerSm(rows, n, device.props().multiprocessors()) ? "gemm_f16_hilo_2blk"
+                    : "gemm_f16_hilo";
+            kernel("gemm", gemm).launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0,
+                    new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
+                            .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows)
+                            .i32(n).i32(k).i32(epilogueCode(epilogue)));
         } else {
             kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
         }
     }
 
+    private static int epilogueCode(Epilogue e) {
+        return switch (e) {
+            case NONE -> 0;
+            case GELU -> 1;
+            case ADD -> 2;
+        };
+    }
+
+    /** gemm_f16_hilo's input planes: one buffer, grown to the largest {@code rows · k} seen. */
+    private DeviceBuffer hiloPlanes(long bytes) {
+        if (hiloPlanes == null || hiloPlanes.bytes() < bytes) {
+            if (hiloPlanes != null) {
+                stream.synchronize(); // a GEMM queued on the old planes may still read them
+                hiloPlanes.close();
+                hiloPlanes = null;
+            }
+            hiloPlanes = device.allocate(bytes);
+        }
+        return hiloPlanes;
+    }
+
     /**
-     * Whether a GEMM of {@code rows × n} outputs runs as gemm_f16_t128: only where its 128 × 128
-     * body is the one loaded (a cubin for sm_80 or newer; on the compute_75 PTX and on AMD that entry
-     * is four 64 × 64 tiles per block, so the 64 entry's four times as many blocks are better), and
-     * only when its tiles fill at least 3/4 of the SMs (one block per SM): the large encoders' GEMMs
-     * (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes (tiny and small's d_model
-     * projections, prompts) keep the 64 × 64 tile, several blocks per SM.
+     * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + gemm_f16_hilo (128 × 128
+     * tile): only where that tile's own body is the one loaded (a cubin for sm_80 or newer; on the
+     * compute_75 PTX and on AMD the entry is four 64 × 64 tiles per block, so the 64 entry's four times
+     * as many blocks are better), and only when its tiles fill at least 3/4 of the SMs (one block per
+     * SM): the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes
+     * (tiny and small's d_model projections, prompts) keep the 64 × 64 tile, several blocks per SM.
      */
+    /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
+    static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
+        return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
+    }
+
     static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
         var cubin = GEMM_CUBIN.matcher(gemmImage);
         if (!cubin.matches() || Integer.parseInt(cubin.group(1)) < 80) {
@@ -521,6 +558,9 @@ public final class GpuBackend implements Backend {
             weights.clear();
             if (rawScratch != null) {
                 rawScratch.close();
+            }
+            if (hiloPlanes != null) {
+                hiloPlanes.close();
             }
             crossPartials.close();
             crossTickets.close();

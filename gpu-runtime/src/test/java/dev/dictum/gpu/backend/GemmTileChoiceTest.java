@@ -40,4 +40,15 @@ class GemmTileChoiceTest {
         assertThat(GpuBackend.wideTile("gfx1010/gemm.hsaco", 1500, 5120, 40)).isFalse();
         assertThat(GpuBackend.wideTile("sm_75/gemm.cubin", 1500, 5120, 40)).isFalse();
     }
+
+    @Test
+    void twoBlocksPerSmOnlyWithTwoTilesPerSm() {
+        // the MLP's first layer of large-v3 (480 tiles) and small (288); not d_model x d_model (120)
+        // nor the MLP's second layer (120)
+        assertThat(GpuBackend.hiloTwoPerSm(1500, 5120, H100_SMS)).isTrue();
+        assertThat(GpuBackend.hiloTwoPerSm(1500, 3072, H100_SMS)).isTrue();
+        assertThat(GpuBackend.hiloTwoPerSm(1500, 1280, H100_SMS)).isFalse();
+        assertThat(GpuBackend.hiloTwoPerSm(128 * 12, 128 * 22, H100_SMS)).isTrue();
+        assertThat(GpuBackend.hiloTwoPerSm(128 * 12, 128 * 21, H100_SMS)).isFalse();
+    }
 }
