@@ -1,0 +1,224 @@
+package dev.dictum.whisper.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dictum.gpu.cpu.CpuBackend;
+import dev.dictum.whisper.decode.TranscribeOptions;
+import dev.dictum.whisper.decode.TranscriptionResult;
+import dev.dictum.whisper.format.ModelFiles;
+import dev.dictum.whisper.session.WhisperEngine;
+import dev.dictum.whisper.testutil.GgmlWriter;
+import dev.dictum.whisper.testutil.GraphRecordingBackend;
+import dev.dictum.whisper.testutil.TestData;
+import dev.dictum.whisper.testutil.TinyWhisper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12: a dictation after the first replays the captured decoder step from its first token. The
+ * model keeps one full window's buffers and one greedy decoder state between transcriptions; a
+ * window gets the kept buffers only once the previous holder closed, any other window gets its own
+ * (freed on close) and a state that meets it captures again. On the CPU, with graphs that record
+ * the buffers they were captured with ({@link GraphRecordingBackend}), every logit and transcript
+ * equals the plain CPU's.
+ */
+class StepGraphReuseTest {
+    private static final long SEED = 11;
+    private static final Path TOY_EN = TestData.model("toy-en").resolve("ggml-toy-en.bin");
+
+    @TempDir
+    Path tmp;
+
+    private Path tinyModel() {
+        return GgmlWriter.write(tmp.resolve("m.bin"), TinyWhisper.EN, SEED, GgmlWriter.Type.F16).file();
+    }
+
+    private static float[] mel(WhisperDims d, long seed) {
+        float[] mel = new float[d.nMels() * 2 * d.nAudioCtx()];
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < mel.length; i++) {
+            mel[i] = (float) rnd.nextDouble(-1, 1);
+        }
+        return mel;
+    }
+
+    /** Logits of a two-token prompt, then greedy steps to the end of the text context. */
+    private static List<float[]> decode(DecoderState dec, EncodedAudio audio, WhisperDims d) {
+        List<float[]> out = new ArrayList<>();
+        dec.reset(audio, 1);
+        float[][] logits = new float[1][d.nVocab()];
+        dec.feed(new int[][] {{50257, 50362}}, logits);
+        out.add(logits[0].clone());
+        while (dec.length() < d.nTextCtx()) {
+            dec.feed(new int[][] {{ModelOracleTest.argmax(logits[0])}}, logits);
+            out.add(logits[0].clone());
+        }
+        return out;
+    }
+
+    private static void assertSameLogits(List<float[]> got, List<float[]> want, String what) {
+        assertThat(got).as(what).hasSameSizeAs(want);
+        for (int i = 0; i < want.size(); i++) {
+            assertThat(got.get(i)).as("%s: logits of step %d", what, i).containsExactly(want.get(i));
+        }
+    }
+
+    /** Plain CPU, fresh model: the logits of decoding each mel. */
+    private static List<List<float[]>> eager(Path file, float[]... mels) {
+        List<List<float[]>> out = new ArrayList<>();
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
+            for (float[] mel : mels) {
+                try (EncodedAudio a = m.encode(mel); DecoderState dec = m.newDecoder(1)) {
+                    out.add(decode(dec, a, m.dims()));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aWindowTakesTheKeptBuffersOnlyOnceThePreviousHolderIsClosed() {
+        Path file = tinyModel();
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
+                WhisperModel fresh = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
+            WhisperDims d = m.dims();
+            float[] melA = mel(d, 1);
+            float[] melB = mel(d, 2);
+            EncodedAudio a = m.encode(melA);
+            WindowBuffers kept = ((EncodedWindow) a).buffers();
+            assertThat(m.holdsKeptWindow(a)).as("the first window").isTrue();
+            EncodedAudio b = m.encode(melB);
+            assertThat(m.holdsKeptWindow(b)).as("a window while the first is open").isFalse();
+            a.close();
+            assertThatThrownBy(a::toHost).hasMessageContaining("closed");
+            EncodedAudio c = m.encode(melB);
+            assertThat(((EncodedWindow) c).buffers()).as("the next window after the close").isSameAs(kept);
+            a.close(); // a second close must not give away what c holds now
+            try (EncodedAudio e = m.encode(melA)) {
+                assertThat(m.holdsKeptWindow(e)).as("a window while c holds the kept buffers").isFalse();
+            }
+            try (EncodedAudio shortWindow = m.encode(melA, d.nAudioCtx() / 2)) {
+                assertThat(m.holdsKeptWindow(shortWindow)).as("an --audio-ctx window").isFalse();
+            }
+            try (EncodedAudio wantA = fresh.encode(melA); EncodedAudio wantB = fresh.encode(melB)) {
+                assertThat(c.toHost()).as("c, in the kept buffers").containsExactly(wantB.toHost());
+                assertThat(b.toHost()).as("b, beside c").containsExactly(wantB.toHost());
+            }
+            b.close();
+            c.close();
+        }
+        try (WhisperModel plain = WhisperModel.load(ModelFiles.open(file), new CpuBackend());
+                EncodedAudio a = plain.encode(mel(plain.dims(), 1))) {
+            assertThat(plain.holdsKeptWindow(a)).as("a backend without graphs keeps nothing").isFalse();
+        }
+    }
+
+    @Test
+    void theNextWindowReplaysTheCapturedStepAndAWindowOfItsOwnIsCapturedAgain() {
+        Path file = tinyModel();
+        WhisperDims d = TinyWhisper.EN;
+        float[] melA = mel(d, 1);
+        float[] melB = mel(d, 2);
+        List<List<float[]>> want = eager(file, melA, melB);
+        GraphRecordingBackend rec = new GraphRecordingBackend();
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), rec.backend())) {
+            try (EncodedAudio a = m.encode(melA); DecoderState dec = m.newDecoder(1)) {
+                assertSameLogits(decode(dec, a, d), want.get(0), "first window");
+            }
+            assertThat(rec.captures()).as("captures of the first dictation").isEqualTo(1);
+            assertThat(rec.eagerSteps()).as("eager steps of the first dictation").isEqualTo(1);
+            assertThat(m.holdsIdleDecoder()).isTrue();
+
+            try (EncodedAudio b = m.encode(melB); DecoderState dec = m.newDecoder(1)) {
+                assertThat(m.holdsKeptWindow(b)).isTrue();
+                assertSameLogits(decode(dec, b, d), want.get(1), "second window, replayed");
+            }
+            assertThat(rec.captures()).as("captures after the second dictation").isEqualTo(1);
+            assertThat(rec.eagerSteps()).as("eager steps after the second dictation").isEqualTo(1);
+
+            // Two windows at once: the second has buffers of its own, so the state captures again, and
+            // again when it goes back to the kept window; nothing replays a freed buffer.
+            try (EncodedAudio a = m.encode(melA); DecoderState dec = m.newDecoder(1)) {
+                try (EncodedAudio b = m.encode(melB)) {
+                    assertThat(m.holdsKeptWindow(b)).isFalse();
+                    assertSameLogits(decode(dec, b, d), want.get(1), "a window of its own");
+                }
+                assertThat(rec.captures()).isEqualTo(2);
+                assertSameLogits(decode(dec, a, d), want.get(0), "the kept window after the other");
+                assertThat(rec.captures()).isEqualTo(3);
+            }
+            try (EncodedAudio b = m.encode(melB); DecoderState dec = m.newDecoder(1)) {
+                assertSameLogits(decode(dec, b, d), want.get(1), "the kept window again");
+            }
+            assertThat(rec.captures()).as("captures, all told").isEqualTo(3);
+        }
+        assertThat(rec.liveBuffers()).as("buffers left after the model closed").isZero();
+    }
+
+    @Test
+    void aStateWhoseCallThrewIsNotKeptAndAClosedOneCannotBeUsed() {
+        Path file = tinyModel();
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
+                EncodedAudio a = m.encode(mel(m.dims(), 1))) {
+            DecoderState dec = m.newDecoder(1);
+            dec.reset(a, 1);
+            float[][] logits = new float[1][m.dims().nVocab()];
+            assertThatThrownBy(() -> dec.feed(new int[][] {{-1}}, logits)).hasMessageContaining("outside");
+            dec.close();
+            assertThat(m.holdsIdleDecoder()).as("a state whose feed threw").isFalse();
+            assertThatThrownBy(() -> dec.reset(a, 1)).hasMessageContaining("closed");
+
+            try (DecoderState ok = m.newDecoder(1)) {
+                ok.reset(a, 1);
+                ok.feed(new int[][] {{50257}}, logits);
+            }
+            assertThat(m.holdsIdleDecoder()).isTrue();
+            try (DecoderState beams = m.newDecoder(5)) {
+                beams.reset(a, 5);
+            }
+            try (DecoderState one = m.newDecoder(1); DecoderState two = m.newDecoder(1)) {
+                assertThat(m.holdsIdleDecoder()).as("both greedy states lent").isFalse();
+                one.reset(a, 1);
+                two.reset(a, 1);
+            }
+            assertThat(m.holdsIdleDecoder()).as("one of them kept").isTrue();
+        }
+    }
+
+    @Test
+    void dictationsAfterTheFirstCaptureNothingAndGiveThePlainCpusText() throws IOException {
+        float[] one = TestData.wav16kMono(TestData.data("toy-en-samples", "sample_01.wav"));
+        float[] two = TestData.wav16kMono(TestData.data("toy-en-samples", "sample_02.wav"));
+        TranscribeOptions o = TranscribeOptions.defaults();
+        String wantOne;
+        String wantTwo;
+        try (WhisperEngine cpu = WhisperEngine.load(TOY_EN, new CpuBackend())) {
+            wantOne = cpu.transcribe(one, o).strippedText();
+            wantTwo = cpu.transcribe(two, o).strippedText();
+        }
+        GraphRecordingBackend rec = new GraphRecordingBackend();
+        try (WhisperEngine e = WhisperEngine.load(TOY_EN, rec.backend())) {
+            assertThat(e.transcribe(one, o).strippedText()).isEqualTo(wantOne);
+            int captures = rec.captures();
+            int eager = rec.eagerSteps();
+            assertThat(captures).as("captures of the first dictation").isEqualTo(1);
+            int replays = rec.replays();
+            TranscriptionResult second = e.transcribe(two, o);
+            assertThat(second.strippedText()).isEqualTo(wantTwo);
+            // An English-only model with timestamps starts from [sot] alone, so every feed is one token:
+            // each is one replay, from the first on, and none is a check.
+            assertThat(rec.replays() - replays).as("replays of the second dictation")
+                    .isEqualTo(second.timings().decodeSteps());
+            assertThat(e.transcribe(one, o).strippedText()).isEqualTo(wantOne);
+            assertThat(rec.captures()).as("captures of the later dictations").isEqualTo(captures);
+            assertThat(rec.eagerSteps()).as("eager steps of the later dictations").isEqualTo(eager);
+        }
+        assertThat(rec.liveBuffers()).as("buffers left after the engine closed").isZero();
+    }
+}
