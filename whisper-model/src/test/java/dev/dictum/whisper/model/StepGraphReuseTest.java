@@ -221,4 +221,20 @@ class StepGraphReuseTest {
         }
         assertThat(rec.liveBuffers()).as("buffers left after the engine closed").isZero();
     }
+
+    @Test
+    void aLanguageDetectionWindowThatIsNotDecodedIsClosedAndTheKeptBuffersComeBack() throws IOException {
+        float[] audio = TestData.wav16kMono(TestData.data("toy-multi-samples", "sample_de_1.wav"));
+        GraphRecordingBackend rec = new GraphRecordingBackend();
+        Path multi = TestData.model("toy-multi").resolve("ggml-toy-multi-q8_0.bin");
+        try (WhisperEngine e = WhisperEngine.load(multi, rec.backend())) {
+            // The language is detected on window 0; the clip then starts at 1 s, so that window is not decoded.
+            e.transcribe(audio, TranscribeOptions.defaults().withClipTimestamps(1.0));
+            WhisperModel m = e.model();
+            try (EncodedAudio next = m.encode(mel(m.dims(), 3))) {
+                assertThat(m.holdsKeptWindow(next)).as("the next window gets the kept buffers").isTrue();
+            }
+        }
+        assertThat(rec.liveBuffers()).as("buffers left after the engine closed").isZero();
+    }
 }
