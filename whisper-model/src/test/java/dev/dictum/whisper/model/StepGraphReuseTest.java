@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,29 +38,6 @@ class StepGraphReuseTest {
         return GgmlWriter.write(tmp.resolve("m.bin"), TinyWhisper.EN, SEED, GgmlWriter.Type.F16).file();
     }
 
-    private static float[] mel(WhisperDims d, long seed) {
-        float[] mel = new float[d.nMels() * 2 * d.nAudioCtx()];
-        SplittableRandom rnd = new SplittableRandom(seed);
-        for (int i = 0; i < mel.length; i++) {
-            mel[i] = (float) rnd.nextDouble(-1, 1);
-        }
-        return mel;
-    }
-
-    /** Logits of a two-token prompt, then greedy steps to the end of the text context. */
-    private static List<float[]> decode(DecoderState dec, EncodedAudio audio, WhisperDims d) {
-        List<float[]> out = new ArrayList<>();
-        dec.reset(audio, 1);
-        float[][] logits = new float[1][d.nVocab()];
-        dec.feed(new int[][] {{50257, 50362}}, logits);
-        out.add(logits[0].clone());
-        while (dec.length() < d.nTextCtx()) {
-            dec.feed(new int[][] {{ModelOracleTest.argmax(logits[0])}}, logits);
-            out.add(logits[0].clone());
-        }
-        return out;
-    }
-
     private static void assertSameLogits(List<float[]> got, List<float[]> want, String what) {
         assertThat(got).as(what).hasSameSizeAs(want);
         for (int i = 0; i < want.size(); i++) {
@@ -75,7 +51,7 @@ class StepGraphReuseTest {
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
             for (float[] mel : mels) {
                 try (EncodedAudio a = m.encode(mel); DecoderState dec = m.newDecoder(1)) {
-                    out.add(decode(dec, a, m.dims()));
+                    out.add(GreedySteps.logits(dec, a, m.dims()));
                 }
             }
         }
@@ -88,8 +64,8 @@ class StepGraphReuseTest {
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
                 WhisperModel fresh = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
             WhisperDims d = m.dims();
-            float[] melA = mel(d, 1);
-            float[] melB = mel(d, 2);
+            float[] melA = GreedySteps.randomMel(d, 1);
+            float[] melB = GreedySteps.randomMel(d, 2);
             EncodedAudio a = m.encode(melA);
             WindowBuffers kept = ((EncodedWindow) a).buffers();
             assertThat(m.holdsKeptWindow(a)).as("the first window").isTrue();
@@ -114,7 +90,7 @@ class StepGraphReuseTest {
             c.close();
         }
         try (WhisperModel plain = WhisperModel.load(ModelFiles.open(file), new CpuBackend());
-                EncodedAudio a = plain.encode(mel(plain.dims(), 1))) {
+                EncodedAudio a = plain.encode(GreedySteps.randomMel(plain.dims(), 1))) {
             assertThat(plain.holdsKeptWindow(a)).as("a backend without graphs keeps nothing").isFalse();
         }
     }
@@ -123,13 +99,13 @@ class StepGraphReuseTest {
     void theNextWindowReplaysTheCapturedStepAndAWindowOfItsOwnIsCapturedAgain() {
         Path file = tinyModel();
         WhisperDims d = TinyWhisper.EN;
-        float[] melA = mel(d, 1);
-        float[] melB = mel(d, 2);
+        float[] melA = GreedySteps.randomMel(d, 1);
+        float[] melB = GreedySteps.randomMel(d, 2);
         List<List<float[]>> want = eager(file, melA, melB);
         GraphRecordingBackend rec = new GraphRecordingBackend();
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), rec.backend())) {
             try (EncodedAudio a = m.encode(melA); DecoderState dec = m.newDecoder(1)) {
-                assertSameLogits(decode(dec, a, d), want.get(0), "first window");
+                assertSameLogits(GreedySteps.logits(dec, a, d), want.get(0), "first window");
             }
             assertThat(rec.captures()).as("captures of the first dictation").isEqualTo(1);
             assertThat(rec.eagerSteps()).as("eager steps of the first dictation").isEqualTo(1);
@@ -137,7 +113,7 @@ class StepGraphReuseTest {
 
             try (EncodedAudio b = m.encode(melB); DecoderState dec = m.newDecoder(1)) {
                 assertThat(m.holdsKeptWindow(b)).isTrue();
-                assertSameLogits(decode(dec, b, d), want.get(1), "second window, replayed");
+                assertSameLogits(GreedySteps.logits(dec, b, d), want.get(1), "second window, replayed");
             }
             assertThat(rec.captures()).as("captures after the second dictation").isEqualTo(1);
             assertThat(rec.eagerSteps()).as("eager steps after the second dictation").isEqualTo(1);
@@ -147,14 +123,14 @@ class StepGraphReuseTest {
             try (EncodedAudio a = m.encode(melA); DecoderState dec = m.newDecoder(1)) {
                 try (EncodedAudio b = m.encode(melB)) {
                     assertThat(m.holdsKeptWindow(b)).isFalse();
-                    assertSameLogits(decode(dec, b, d), want.get(1), "a window of its own");
+                    assertSameLogits(GreedySteps.logits(dec, b, d), want.get(1), "a window of its own");
                 }
                 assertThat(rec.captures()).isEqualTo(2);
-                assertSameLogits(decode(dec, a, d), want.get(0), "the kept window after the other");
+                assertSameLogits(GreedySteps.logits(dec, a, d), want.get(0), "the kept window after the other");
                 assertThat(rec.captures()).isEqualTo(3);
             }
             try (EncodedAudio b = m.encode(melB); DecoderState dec = m.newDecoder(1)) {
-                assertSameLogits(decode(dec, b, d), want.get(1), "the kept window again");
+                assertSameLogits(GreedySteps.logits(dec, b, d), want.get(1), "the kept window again");
             }
             assertThat(rec.captures()).as("captures, all told").isEqualTo(3);
         }
@@ -165,7 +141,7 @@ class StepGraphReuseTest {
     void aStateWhoseCallThrewIsNotKeptAndAClosedOneCannotBeUsed() {
         Path file = tinyModel();
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
-                EncodedAudio a = m.encode(mel(m.dims(), 1))) {
+                EncodedAudio a = m.encode(GreedySteps.randomMel(m.dims(), 1))) {
             DecoderState dec = m.newDecoder(1);
             dec.reset(a, 1);
             float[][] logits = new float[1][m.dims().nVocab()];
@@ -231,7 +207,7 @@ class StepGraphReuseTest {
             // The language is detected on window 0; the clip then starts at 1 s, so that window is not decoded.
             e.transcribe(audio, TranscribeOptions.defaults().withClipTimestamps(1.0));
             WhisperModel m = e.model();
-            try (EncodedAudio next = m.encode(mel(m.dims(), 3))) {
+            try (EncodedAudio next = m.encode(GreedySteps.randomMel(m.dims(), 3))) {
                 assertThat(m.holdsKeptWindow(next)).as("the next window gets the kept buffers").isTrue();
             }
         }
