@@ -1,9 +1,10 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import java.util.function.BooleanSupplier;
 
 /**
- * Where decoder states come from. With {@code keep} on (a backend that captures decoder steps), one
+ * Where decoder states come from. While {@code keep} says yes (a backend that captures decoder steps), one
  * greedy state (room for one sequence) outlives its transcription: closing the handle
  * {@link #lease} gave puts it back, and the next greedy transcription gets the same state with its
  * captured step, valid for the model's pooled window buffers. A second greedy state wanted while
@@ -14,18 +15,18 @@ import dev.dictum.gpu.Backend;
 final class DecoderPool {
     private final Backend be;
     private final TextDecoder dec;
-    private final boolean keep;
+    private final BooleanSupplier keep;
     private KvDecoderState idle;
     private boolean closed;
 
-    DecoderPool(Backend be, TextDecoder dec, boolean keep) {
+    DecoderPool(Backend be, TextDecoder dec, BooleanSupplier keep) {
         this.be = be;
         this.dec = dec;
         this.keep = keep;
     }
 
     DecoderState lease(int maxBatch) {
-        if (!keep || maxBatch != 1) {
+        if (maxBatch != 1 || !keep.getAsBoolean()) {
             return new KvDecoderState(be, dec, maxBatch);
         }
         KvDecoderState s;
@@ -40,8 +41,9 @@ final class DecoderPool {
     }
 
     private void giveBack(KvDecoderState s) {
+        boolean wanted = keep.getAsBoolean();
         synchronized (this) {
-            if (!closed && idle == null) {
+            if (!closed && idle == null && wanted) {
                 idle = s;
                 return;
             }

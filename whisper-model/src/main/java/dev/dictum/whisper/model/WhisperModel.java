@@ -20,7 +20,7 @@ public final class WhisperModel implements WhisperInference {
     private final WindowPool windows;
     private final DecoderPool decoders;
 
-    private WhisperModel(WeightSource source, Backend backend, boolean keepStepBuffers) {
+    private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         this.source = source;
         this.backend = backend;
         this.encoder = new AudioEncoder(source, backend);
@@ -37,11 +37,11 @@ public final class WhisperModel implements WhisperInference {
      * the first replays that step from its first token; both are within {@link #workingFloats}.
      */
     public static WhisperModel load(WeightSource source, Backend backend) {
-        return load(source, backend, backend.capturesSteps());
+        return load(source, backend, backend::capturesSteps);
     }
 
-    /** {@link #load(WeightSource, Backend)} that keeps the step's buffers or not, whatever the backend (tests). */
-    static WhisperModel load(WeightSource source, Backend backend, boolean keepStepBuffers) {
+    /** {@link #load(WeightSource, Backend)} that keeps the step's buffers while {@code keepStepBuffers} says so (tests). */
+    static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         try {
             WhisperDims d = source.dims();
             backend.checkFits(source.description(), weightElements(d), workingFloats(d));

@@ -1,10 +1,11 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import java.util.function.BooleanSupplier;
 
 /**
- * Where encoded windows get their buffers. With {@code keep} on (a backend that captures decoder
- * steps), one "home" set for full-size windows outlives its window: the next full window that is
+ * Where encoded windows get their buffers. While {@code keep} says yes (a backend that captures
+ * decoder steps; once it refuses graphs the home set is freed at its next return), one "home" set for full-size windows outlives its window: the next full window that is
  * encoded after the previous holder was closed takes the same buffers, so the decoder state's
  * captured step (which names them) is replayed instead of captured again. A window encoded while
  * the home set is still held (two windows alive at once: a speculative pass beside the final one,
@@ -16,12 +17,12 @@ final class WindowPool {
     private final int fullFrames;
     private final int cols;
     private final int layers;
-    private final boolean keep;
+    private final BooleanSupplier keep;
     private WindowBuffers home;
     private boolean homeHeld;
     private boolean closed;
 
-    WindowPool(Backend be, int fullFrames, int cols, int layers, boolean keep) {
+    WindowPool(Backend be, int fullFrames, int cols, int layers, BooleanSupplier keep) {
         this.be = be;
         this.fullFrames = fullFrames;
         this.cols = cols;
@@ -34,7 +35,7 @@ final class WindowPool {
         if (closed) {
             throw new IllegalStateException("model closed");
         }
-        if (keep && frames == fullFrames && !homeHeld) {
+        if (frames == fullFrames && !homeHeld && keep.getAsBoolean()) {
             if (home == null) {
                 home = WindowBuffers.allocate(be, frames, cols, layers);
             }
@@ -48,7 +49,7 @@ final class WindowPool {
     synchronized void give(WindowBuffers b) {
         if (b == home) {
             homeHeld = false;
-            if (closed) {
+            if (closed || !keep.getAsBoolean()) {
                 home.free();
                 home = null;
             }

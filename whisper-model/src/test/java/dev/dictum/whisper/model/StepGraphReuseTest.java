@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +62,7 @@ class StepGraphReuseTest {
     @Test
     void aWindowTakesTheKeptBuffersOnlyOnceThePreviousHolderIsClosed() {
         Path file = tinyModel();
-        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), () -> true);
                 WhisperModel fresh = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
             WhisperDims d = m.dims();
             float[] melA = GreedySteps.randomMel(d, 1);
@@ -140,7 +141,7 @@ class StepGraphReuseTest {
     @Test
     void aStateWhoseCallThrewIsNotKeptAndAClosedOneCannotBeUsed() {
         Path file = tinyModel();
-        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), true);
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend(), () -> true);
                 EncodedAudio a = m.encode(GreedySteps.randomMel(m.dims(), 1))) {
             DecoderState dec = m.newDecoder(1);
             dec.reset(a, 1);
@@ -212,5 +213,29 @@ class StepGraphReuseTest {
             }
         }
         assertThat(rec.liveBuffers()).as("buffers left after the engine closed").isZero();
+    }
+
+    @Test
+    void onceGraphsAreRefusedTheKeptBuffersAndStateAreFreed() {
+        Path file = tinyModel();
+        AtomicBoolean graphs = new AtomicBoolean(true);
+        GraphRecordingBackend rec = new GraphRecordingBackend();
+        try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), rec.backend(), graphs::get)) {
+            float[] mel = GreedySteps.randomMel(m.dims(), 1);
+            int live;
+            try (EncodedAudio a = m.encode(mel); DecoderState dec = m.newDecoder(1)) {
+                GreedySteps.logits(dec, a, m.dims());
+                assertThat(m.holdsKeptWindow(a)).isTrue();
+                live = rec.liveBuffers();
+                graphs.set(false); // the backend refused graphs meanwhile
+            }
+            assertThat(m.holdsIdleDecoder()).as("a state given back after the refusal").isFalse();
+            assertThat(rec.liveBuffers()).as("buffers of the window and the state freed").isLessThan(live
+                    - 2 * m.dims().nTextLayer());
+            try (EncodedAudio b = m.encode(mel)) {
+                assertThat(m.holdsKeptWindow(b)).isFalse();
+            }
+        }
+        assertThat(rec.liveBuffers()).isZero();
     }
 }
