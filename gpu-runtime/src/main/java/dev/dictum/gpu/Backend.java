@@ -139,6 +139,15 @@ public interface Backend extends AutoCloseable {
     default void refuseGraphs(String reason) {
     }
 
+    /**
+     * Whether {@link #capture} may give a graph now (graphs exist and were not refused): the model
+     * then keeps the buffers a captured step names (one window's cross keys/values, one decoder
+     * state) from one transcription to the next, so that the next one replays the same graph.
+     */
+    default boolean capturesSteps() {
+        return false;
+    }
+
     private int[] stepValues(Buffer step) {
         float[] bits = new float[3];
         download(step, 0, bits, 0, 3);

@@ -512,6 +512,11 @@ public final class GpuBackend implements Backend {
         graphsRefused = reason;
     }
 
+    @Override
+    public synchronized boolean capturesSteps() {
+        return graphsRefused == null;
+    }
+
     /** Null while decoder steps run as graphs, else why not (doctor, logs, tests). */
     public synchronized String graphsRefused() {
         return graphsRefused;

@@ -149,6 +149,9 @@ public final class Transcriber {
                 DecodingResult result;
                 long t0 = System.nanoTime();
                 EncodedAudio reused = seek == 0 ? firstWindow : null;
+                if (reused == null && firstWindow != null) {
+                    firstWindow.close(); // the clip starts later: window 0 was for the language only
+                }
                 firstWindow = null;
                 try (EncodedAudio audio = reused != null ? reused
                         : encode(window, seek, total, options.encoderContext())) {

@@ -1,50 +1,46 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Buffer;
 
 /**
  * One encoded window on the backend: the encoder output and, per decoder layer, the
- * cross-attention keys and values computed from it.
+ * cross-attention keys and values computed from it, in buffers lent by the model's
+ * {@link WindowPool} until {@link #close()}.
  */
 final class EncodedWindow implements EncodedAudio {
     private final Backend be;
-    private final int rows;
-    private final int cols;
-    final Buffer output;
-    /** Per layer, the keys transposed: {@code [n_state, keysStride]} (see Backend#crossAttention). */
-    final Buffer[] crossKeysT;
-    final int keysStride;
-    final Buffer[] crossValues;
+    private final WindowPool pool;
+    private WindowBuffers buffers;
 
-    EncodedWindow(Backend be, int rows, int cols, Buffer output, Buffer[] crossKeysT, int keysStride,
-            Buffer[] crossValues) {
+    EncodedWindow(Backend be, WindowPool pool, WindowBuffers buffers) {
         this.be = be;
-        this.rows = rows;
-        this.cols = cols;
-        this.output = output;
-        this.crossKeysT = crossKeysT;
-        this.keysStride = keysStride;
-        this.crossValues = crossValues;
+        this.pool = pool;
+        this.buffers = buffers;
     }
 
-    int frames() {
-        return rows;
+    /** The buffers, while the window is open (after its close another window may own them). */
+    synchronized WindowBuffers buffers() {
+        if (buffers == null) {
+            throw new IllegalStateException("the encoded window was closed");
+        }
+        return buffers;
     }
 
     @Override
     public float[] toHost() {
-        float[] host = new float[rows * cols];
-        be.download(output, 0, host, 0, host.length);
+        WindowBuffers b = buffers();
+        float[] host = new float[b.frames * b.cols];
+        be.download(b.output, 0, host, 0, host.length);
         return host;
     }
 
+    /** Gives the buffers back; a second close does nothing (the buffers may be another window's by then). */
     @Override
-    public void close() {
-        output.close();
-        for (int i = 0; i < crossKeysT.length; i++) {
-            crossKeysT[i].close();
-            crossValues[i].close();
+    public synchronized void close() {
+        if (buffers != null) {
+            WindowBuffers b = buffers;
+            buffers = null;
+            pool.give(b);
         }
     }
 }

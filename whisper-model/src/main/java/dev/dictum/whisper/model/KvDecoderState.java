@@ -14,9 +14,13 @@ import java.util.logging.Logger;
  *
  * <p>One token of one sequence (greedy decoding) runs as a "step" whose changing values (token id,
  * position, key count) are read from a small step buffer on the backend; a backend with graphs
- * (CUDA) captures that step once per encoded window and replays it with one launch per token. The
- * first capture is checked: the eager step and the replay must give the same logits bit for bit,
- * else the backend is told to stop capturing and every step runs eagerly.
+ * (CUDA) captures that step once and replays it with one launch per token. The graph names the
+ * window's buffers, this state's caches and its one-row step scratch (apart from the batch scratch,
+ * which grows with the prompt), so it stays valid across {@link #reset} for every window that holds
+ * the same {@link WindowBuffers}: the model's pooled window set and pooled state make a dictation
+ * after the first replay the graph from its first token. The first capture is checked: the eager
+ * step and the replay must give the same logits bit for bit, else the backend is told to stop
+ * capturing and every step runs eagerly.
  */
 final class KvDecoderState implements DecoderState {
     private static final Logger LOG = Logger.getLogger(KvDecoderState.class.getName());
@@ -33,15 +37,10 @@ final class KvDecoderState implements DecoderState {
     private EncodedWindow audio;
     private int batch;
     private int length;
-    /** Rows of activation scratch currently allocated (grows to the largest feed seen). */
-    private int scratchRows;
-    private Buffer x;
-    private Buffer h;
-    private Buffer q;
-    private Buffer kNew;
-    private Buffer vNew;
-    private Buffer att;
-    private Buffer mlp;
+    /** Activations of a batch of rows (grows to the largest feed seen). */
+    private Scratch rows;
+    /** Activations of the one-token step: never reallocated, since the captured step names them. */
+    private final Scratch one;
     private final Buffer last;
     private final Buffer logits;
     private final int[] keyCounts;
@@ -50,8 +49,10 @@ final class KvDecoderState implements DecoderState {
     /** {token id, position, key count} of the one-token step, as int bit patterns. */
     private final Buffer step;
     private final int[] stepValues = new int[3];
-    /** The captured step, valid while the window and every buffer it names stay the same. */
+    /** The captured step, valid while the window's buffers and this state's stay the same. */
     private StepGraph graph;
+    /** The window buffers {@link #graph} names. */
+    private WindowBuffers graphWindow;
     /** Whether the first capture passed its replay-compare check. */
     private boolean graphChecked;
     /** The backend has no graphs or refused them: every step runs eagerly. */
@@ -81,6 +82,7 @@ final class KvDecoderState implements DecoderState {
         logits = be.allocate((long) maxBatch * dec.dims.nVocab());
         keyCounts = new int[maxBatch];
         step = be.allocate(3);
+        one = new Scratch(be, 1, n);
         ensureScratch(Math.max(maxBatch, 4));
     }
 
@@ -90,7 +92,7 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("audio was encoded by another model");
         }
         checkBatch(batch);
-        if (w != audio) {
+        if (w.buffers() != graphWindow) {
             dropGraph();
         }
         this.audio = w;
@@ -107,16 +109,18 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException(tokens.length + " token rows for a batch of " + batch);
         }
         int len = tokens[0].length;
+        WindowBuffers window = audio.buffers(); // throws once the window is closed
         if (len < 1 || length + len > ctx) {
             throw new IllegalArgumentException("feeding " + len + " tokens after " + length + " exceeds the text context "
                     + ctx);
         }
         if (batch == 1 && len == 1) {
-            feedStep(tokens[0][0], out[0]);
+            feedStep(tokens[0][0], out[0], window);
             return;
         }
         int rows = batch * len;
         ensureScratch(rows);
+        Scratch s = this.rows;
         if (tokenScratch.length < rows) {
             tokenScratch = new int[rows];
             positionScratch = new int[rows];
@@ -130,16 +134,16 @@ final class KvDecoderState implements DecoderState {
                 positionScratch[b * len + i] = length + i;
             }
         }
-        be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, x);
+        be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, s.x);
         for (int b = 0; b < batch; b++) {
             keyCounts[b] = length + len;
         }
         for (int l = 0; l < dec.blocks.length; l++) {
-            layer(l, rows, len);
+            layer(l, rows, len, s, window);
         }
         // Only the last position of each sequence is needed: LayerNorm and project those rows.
         for (int b = 0; b < batch; b++) {
-            be.copy(x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
+            be.copy(s.x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
         }
         be.layerNorm(last, batch, n, dec.ln.gain(), dec.ln.bias(), last);
         be.linear(last, 0, batch, dec.tokens, null, logits, 0, Epilogue.NONE);
@@ -151,7 +155,7 @@ final class KvDecoderState implements DecoderState {
     }
 
     /** One token of one sequence: replays the captured step where the backend has graphs. */
-    private void feedStep(int token, float[] out) {
+    private void feedStep(int token, float[] out, WindowBuffers window) {
         if (token < 0 || token >= dec.dims.nVocab()) {
             throw new IllegalArgumentException("token id " + token + " outside the vocabulary");
         }
@@ -159,12 +163,13 @@ final class KvDecoderState implements DecoderState {
         stepValues[1] = length;
         stepValues[2] = length + 1;
         be.uploadInts(stepValues, step, 3);
-        if (graph != null) {
+        if (graph != null && graphWindow == window) {
             graph.replay();
         } else {
-            runStep();
+            dropGraph();
+            runStep(window);
             if (!graphsOff) {
-                captureStep();
+                captureStep(window);
             }
         }
         be.download(logits, 0, out, 0, dec.dims.nVocab());
@@ -175,10 +180,10 @@ final class KvDecoderState implements DecoderState {
      * Captures the step just run eagerly; the first capture of this state is checked by replaying it
      * over the same step (which rewrites the same cache rows) and comparing the logits bit for bit.
      */
-    private void captureStep() {
+    private void captureStep(WindowBuffers window) {
         StepGraph g;
         try {
-            g = be.capture(this::runStep);
+            g = be.capture(() -> runStep(window));
         } catch (RuntimeException e) {
             refuse("capturing the decoder step failed: " + e.getMessage());
             return;
@@ -213,6 +218,7 @@ final class KvDecoderState implements DecoderState {
             graphChecked = true;
         }
         graph = g;
+        graphWindow = window;
     }
 
     private void refuse(String why) {
@@ -221,23 +227,27 @@ final class KvDecoderState implements DecoderState {
         graphsOff = true;
     }
 
-    /** The step's ops: everything reads the token, position and key count from {@link #step}. */
-    private void runStep() {
-        be.embedStep(step, dec.tokens, dec.positions, x);
+    /**
+     * The step's ops: everything reads the token, position and key count from {@link #step}; the
+     * buffers are the step scratch, the caches and {@code window}'s, all of which a graph keeps.
+     */
+    private void runStep(WindowBuffers window) {
+        Scratch s = one;
+        be.embedStep(step, dec.tokens, dec.positions, s.x);
         for (int l = 0; l < dec.blocks.length; l++) {
             BlockWeights blk = dec.blocks[l];
             AttentionWeights sa = blk.attn();
-            be.layerNorm(x, 1, n, blk.attnLn().gain(), blk.attnLn().bias(), h);
-            be.linear(h, 0, 1, sa.query(), sa.queryBias(), q, 0, Epilogue.NONE);
-            be.linear(h, 0, 1, sa.key(), null, kNew, 0, Epilogue.NONE);
-            be.linear(h, 0, 1, sa.value(), sa.valueBias(), vNew, 0, Epilogue.NONE);
-            be.kvAppendStep(kNew, keys[l], n, step, n);
-            be.kvAppendStep(vNew, values[l], n, step, n);
-            be.attentionStep(q, keys[l], values[l], n, step, heads, n / heads, att);
-            be.linear(att, 0, 1, sa.out(), sa.outBias(), x, 0, Epilogue.ADD);
-            crossAndMlp(l, 1);
+            be.layerNorm(s.x, 1, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
+            be.linear(s.h, 0, 1, sa.query(), sa.queryBias(), s.q, 0, Epilogue.NONE);
+            be.linear(s.h, 0, 1, sa.key(), null, s.kNew, 0, Epilogue.NONE);
+            be.linear(s.h, 0, 1, sa.value(), sa.valueBias(), s.vNew, 0, Epilogue.NONE);
+            be.kvAppendStep(s.kNew, keys[l], n, step, n);
+            be.kvAppendStep(s.vNew, values[l], n, step, n);
+            be.attentionStep(s.q, keys[l], values[l], n, step, heads, n / heads, s.att);
+            be.linear(s.att, 0, 1, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
+            crossAndMlp(l, 1, s, window);
         }
-        be.layerNorm(x, 1, n, dec.ln.gain(), dec.ln.bias(), last);
+        be.layerNorm(s.x, 1, n, dec.ln.gain(), dec.ln.bias(), last);
         be.linear(last, 0, 1, dec.tokens, null, logits, 0, Epilogue.NONE);
     }
 
@@ -246,40 +256,41 @@ final class KvDecoderState implements DecoderState {
             graph.close();
             graph = null;
         }
+        graphWindow = null;
     }
 
-    private void layer(int l, int rows, int len) {
+    private void layer(int l, int rows, int len, Scratch s, WindowBuffers window) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights sa = blk.attn();
-        be.layerNorm(x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), h);
-        be.linear(h, 0, rows, sa.query(), sa.queryBias(), q, 0, Epilogue.NONE);
-        be.linear(h, 0, rows, sa.key(), null, kNew, 0, Epilogue.NONE);
-        be.linear(h, 0, rows, sa.value(), sa.valueBias(), vNew, 0, Epilogue.NONE);
+        be.layerNorm(s.x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
+        be.linear(s.h, 0, rows, sa.query(), sa.queryBias(), s.q, 0, Epilogue.NONE);
+        be.linear(s.h, 0, rows, sa.key(), null, s.kNew, 0, Epilogue.NONE);
+        be.linear(s.h, 0, rows, sa.value(), sa.valueBias(), s.vNew, 0, Epilogue.NONE);
         for (int b = 0; b < batch; b++) {
             long dst = ((long) b * ctx + length) * n;
-            be.copy(kNew, (long) b * len * n, keys[l], dst, (long) len * n);
-            be.copy(vNew, (long) b * len * n, values[l], dst, (long) len * n);
+            be.copy(s.kNew, (long) b * len * n, keys[l], dst, (long) len * n);
+            be.copy(s.vNew, (long) b * len * n, values[l], dst, (long) len * n);
         }
-        be.attention(q, n, batch, len, keys[l], values[l], 0, (long) ctx * n, n, keyCounts, heads, n / heads, true,
-                att);
-        be.linear(att, 0, rows, sa.out(), sa.outBias(), x, 0, Epilogue.ADD);
+        be.attention(s.q, n, batch, len, keys[l], values[l], 0, (long) ctx * n, n, keyCounts, heads, n / heads, true,
+                s.att);
+        be.linear(s.att, 0, rows, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
 
-        crossAndMlp(l, rows);
+        crossAndMlp(l, rows, s, window);
     }
 
     /** Cross-attention and MLP of layer {@code l}, the same for the step and a batch of rows. */
-    private void crossAndMlp(int l, int rows) {
+    private void crossAndMlp(int l, int rows, Scratch s, WindowBuffers w) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights ca = blk.cross();
-        be.layerNorm(x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), h);
-        be.linear(h, 0, rows, ca.query(), ca.queryBias(), q, 0, Epilogue.NONE);
-        be.crossAttention(q, rows, audio.crossKeysT[l], audio.keysStride, audio.crossValues[l], audio.frames(), heads,
-                n / heads, att);
-        be.linear(att, 0, rows, ca.out(), ca.outBias(), x, 0, Epilogue.ADD);
+        be.layerNorm(s.x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), s.h);
+        be.linear(s.h, 0, rows, ca.query(), ca.queryBias(), s.q, 0, Epilogue.NONE);
+        be.crossAttention(s.q, rows, w.crossKeysT[l], w.keysStride, w.crossValues[l], w.frames, heads, n / heads,
+                s.att);
+        be.linear(s.att, 0, rows, ca.out(), ca.outBias(), s.x, 0, Epilogue.ADD);
 
-        be.layerNorm(x, rows, n, blk.mlpLn().gain(), blk.mlpLn().bias(), h);
-        be.linear(h, 0, rows, blk.mlpUp(), blk.mlpUpBias(), mlp, 0, Epilogue.GELU);
-        be.linear(mlp, 0, rows, blk.mlpDown(), blk.mlpDownBias(), x, 0, Epilogue.ADD);
+        be.layerNorm(s.x, rows, n, blk.mlpLn().gain(), blk.mlpLn().bias(), s.h);
+        be.linear(s.h, 0, rows, blk.mlpUp(), blk.mlpUpBias(), s.mlp, 0, Epilogue.GELU);
+        be.linear(s.mlp, 0, rows, blk.mlpDown(), blk.mlpDownBias(), s.x, 0, Epilogue.ADD);
     }
 
     @Override
@@ -326,21 +337,43 @@ final class KvDecoderState implements DecoderState {
         }
     }
 
-    private void ensureScratch(int rows) {
-        if (rows <= scratchRows) {
+    private void ensureScratch(int count) {
+        if (rows != null && count <= rows.rows) {
             return;
         }
-        dropGraph();
-        close(x, h, q, kNew, vNew, att, mlp);
-        long r = rows;
-        x = be.allocate(r * n);
-        h = be.allocate(r * n);
-        q = be.allocate(r * n);
-        kNew = be.allocate(r * n);
-        vNew = be.allocate(r * n);
-        att = be.allocate(r * n);
-        mlp = be.allocate(r * 4 * n);
-        scratchRows = rows;
+        if (rows != null) {
+            rows.close();
+            rows = null;
+        }
+        rows = new Scratch(be, count, n);
+    }
+
+    /** The activations of {@code rows} decoder rows. */
+    private static final class Scratch {
+        final int rows;
+        final Buffer x;
+        final Buffer h;
+        final Buffer q;
+        final Buffer kNew;
+        final Buffer vNew;
+        final Buffer att;
+        final Buffer mlp;
+
+        Scratch(Backend be, int rows, int n) {
+            this.rows = rows;
+            long r = rows;
+            x = be.allocate(r * n);
+            h = be.allocate(r * n);
+            q = be.allocate(r * n);
+            kNew = be.allocate(r * n);
+            vNew = be.allocate(r * n);
+            att = be.allocate(r * n);
+            mlp = be.allocate(r * 4 * n);
+        }
+
+        void close() {
+            KvDecoderState.close(x, h, q, kNew, vNew, att, mlp);
+        }
     }
 
     private static void close(Buffer... buffers) {
@@ -354,7 +387,11 @@ final class KvDecoderState implements DecoderState {
     @Override
     public void close() {
         dropGraph();
-        close(x, h, q, kNew, vNew, att, mlp, last, logits, step);
+        if (rows != null) {
+            rows.close();
+        }
+        one.close();
+        close(last, logits, step);
         close(keys);
         close(values);
         close(spareKeys);

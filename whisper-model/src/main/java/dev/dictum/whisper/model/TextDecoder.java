@@ -35,25 +35,20 @@ final class TextDecoder {
     }
 
     /**
-     * Cross-attention keys and values of every layer for one encoder output, computed once per
-     * window of {@code t} encoder positions. The keys are stored transposed, the layout the per-token
-     * cross-attention reads best.
+     * Cross-attention keys and values of every layer for the encoder output in {@code b}, computed
+     * once per window into {@code b}'s buffers. The keys are stored transposed, the layout the
+     * per-token cross-attention reads best.
      */
-    EncodedWindow project(Backend be, Buffer encoderOutput, int t) {
+    void project(Backend be, WindowBuffers b) {
         int n = dims.nTextState();
-        int stride = keysStride(t);
-        Buffer[] keysT = new Buffer[blocks.length];
-        Buffer[] values = new Buffer[blocks.length];
+        int t = b.frames;
         try (Buffer keys = be.allocate((long) t * n)) {
             for (int l = 0; l < blocks.length; l++) {
                 AttentionWeights c = blocks[l].cross();
-                keysT[l] = be.allocate((long) n * stride);
-                values[l] = be.allocate((long) t * n);
-                be.linear(encoderOutput, 0, t, c.key(), null, keys, 0, Epilogue.NONE);
-                be.transpose(keys, t, n, keysT[l], stride);
-                be.linear(encoderOutput, 0, t, c.value(), c.valueBias(), values[l], 0, Epilogue.NONE);
+                be.linear(b.output, 0, t, c.key(), null, keys, 0, Epilogue.NONE);
+                be.transpose(keys, t, n, b.crossKeysT[l], b.keysStride);
+                be.linear(b.output, 0, t, c.value(), c.valueBias(), b.crossValues[l], 0, Epilogue.NONE);
             }
         }
-        return new EncodedWindow(be, t, n, encoderOutput, keysT, stride, values);
     }
 }

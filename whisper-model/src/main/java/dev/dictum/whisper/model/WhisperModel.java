@@ -1,7 +1,6 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Buffer;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.tokenizer.Vocabulary;
@@ -17,20 +16,36 @@ public final class WhisperModel implements WhisperInference {
     private final Backend backend;
     private final AudioEncoder encoder;
     private final TextDecoder decoder;
+    /** Window buffers and greedy decoder states kept from one transcription to the next (graphs). */
+    private final WindowPool windows;
+    private final DecoderPool decoders;
 
-    private WhisperModel(WeightSource source, Backend backend) {
+    private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         this.source = source;
         this.backend = backend;
         this.encoder = new AudioEncoder(source, backend);
         this.decoder = new TextDecoder(source, backend);
+        WhisperDims d = source.dims();
+        this.windows = new WindowPool(backend, d.nAudioCtx(), d.nAudioState(), d.nTextLayer(), keepStepBuffers);
+        this.decoders = new DecoderPool(backend, decoder, keepStepBuffers);
     }
 
-    /** Loads every weight of {@code source} onto {@code backend}; on failure closes the source. */
+    /**
+     * Loads every weight of {@code source} onto {@code backend}; on failure closes the source. On a
+     * backend that captures decoder steps the model keeps one full window's buffers and one greedy
+     * decoder state (with its captured step) between transcriptions, so that every dictation after
+     * the first replays that step from its first token; both are within {@link #workingFloats}.
+     */
     public static WhisperModel load(WeightSource source, Backend backend) {
+        return load(source, backend, backend::capturesSteps);
+    }
+
+    /** {@link #load(WeightSource, Backend)} that keeps the step's buffers while {@code keepStepBuffers} says so (tests). */
+    static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         try {
             WhisperDims d = source.dims();
             backend.checkFits(source.description(), weightElements(d), workingFloats(d));
-            return new WhisperModel(source, backend);
+            return new WhisperModel(source, backend, keepStepBuffers);
         } catch (RuntimeException e) {
             source.close();
             throw e;
@@ -102,22 +117,23 @@ public final class WhisperModel implements WhisperInference {
         if (positions < 1 || positions > d.nAudioCtx()) {
             throw new IllegalArgumentException("encoder positions must be 1.." + d.nAudioCtx() + ", got " + positions);
         }
-        Buffer out = backend.allocate((long) positions * d.nAudioState());
+        WindowBuffers b = windows.take(positions);
         try {
-            encoder.encode(logMel, positions, out, keepGoing);
+            encoder.encode(logMel, positions, b.output, keepGoing);
             if (!keepGoing.getAsBoolean()) {
                 throw new Preempted("after the encoder");
             }
-            return decoder.project(backend, out, positions);
+            decoder.project(backend, b);
+            return new EncodedWindow(backend, windows, b);
         } catch (RuntimeException e) {
-            out.close();
+            windows.give(b);
             throw e;
         }
     }
 
     @Override
     public DecoderState newDecoder(int maxBatch) {
-        return new KvDecoderState(backend, decoder, maxBatch);
+        return decoders.lease(maxBatch);
     }
 
     /**
@@ -128,8 +144,20 @@ public final class WhisperModel implements WhisperInference {
         encoder.releaseScratch();
     }
 
+    /** Whether {@code audio}'s buffers are the ones kept for the next window (tests). */
+    boolean holdsKeptWindow(EncodedAudio audio) {
+        return audio instanceof EncodedWindow w && windows.isHome(w.buffers());
+    }
+
+    /** Whether a greedy decoder state waits for the next transcription (tests). */
+    boolean holdsIdleDecoder() {
+        return decoders.holdsIdle();
+    }
+
     @Override
     public void close() {
+        decoders.close();
+        windows.close();
         encoder.releaseScratch();
         backend.close();
         source.close();

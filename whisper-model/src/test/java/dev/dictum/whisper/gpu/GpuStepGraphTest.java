@@ -9,6 +9,7 @@ import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.device.FaultInjectingDriver;
 import dev.dictum.gpu.device.GpuDriver;
 import dev.dictum.whisper.decode.TranscribeOptions;
+import dev.dictum.whisper.decode.TranscriptionResult;
 import dev.dictum.whisper.mel.LogMel;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
@@ -26,7 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The greedy decoder step as one CUDA graph (issue 12): replayed, it gives the eager step's logits
- * bit for bit at every position of a whole decode, and the same transcript; where capturing,
+ * bit for bit at every position of a whole decode, and the same transcript; later dictations on the
+ * same model replay the first one's graph without capturing again; where capturing,
  * instantiating or replaying fails, decoding falls back to eager steps with the same transcript.
  */
 class GpuStepGraphTest {
@@ -89,6 +91,40 @@ class GpuStepGraphTest {
             int before = counting.calls();
             assertThat(transcribe(g, audio)).isEqualTo(transcribe(e, audio));
             assertThat(counting.calls()).as("graph launches while transcribing").isGreaterThan(before);
+        }
+    }
+
+    /**
+     * Issue 12, graph reuse: the model keeps the window buffers and the greedy state a captured step
+     * names, so dictations after the first replay that graph from their first token (no eager step,
+     * no capture, no check replay) and give the eager backend's transcripts.
+     */
+    @Test
+    void dictationsAfterTheFirstReplayTheFirstOnesGraphAndCaptureNothing() throws Exception {
+        GpuDriver real = driver("cuda");
+        List<float[]> audios = new ArrayList<>();
+        for (String wav : new String[] {"sample_01.wav", "sample_02.wav", "sample_03.wav", "sample_01.wav"}) {
+            audios.add(TestData.wav16kMono(TestData.data("toy-en-samples", wav)));
+        }
+        FaultInjectingDriver launches = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
+        FaultInjectingDriver captures = new FaultInjectingDriver(launches, "streamBeginCapture", Integer.MAX_VALUE);
+        GpuBackend graphs = new GpuBackend(captures, 0);
+        GpuBackend eager = new GpuBackend(real, 0);
+        eager.refuseGraphs("test: eager steps");
+        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs); WhisperEngine e = WhisperEngine.load(MODEL, eager)) {
+            TranscribeOptions o = TranscribeOptions.defaults();
+            assertThat(g.transcribe(audios.get(0), o).strippedText()).isEqualTo(transcribe(e, audios.get(0)));
+            assertThat(captures.calls()).as("captures of the first dictation").isEqualTo(1);
+            for (int i = 1; i < audios.size(); i++) {
+                int before = launches.calls();
+                TranscriptionResult r = g.transcribe(audios.get(i), o);
+                assertThat(r.strippedText()).as("dictation %d", i + 1).isEqualTo(transcribe(e, audios.get(i)));
+                // English-only with timestamps: every feed is one token, so each is one replay.
+                assertThat(launches.calls() - before).as("graph launches of dictation %d", i + 1)
+                        .isEqualTo(r.timings().decodeSteps());
+            }
+            assertThat(captures.calls()).as("captures after four dictations").isEqualTo(1);
+            assertThat(graphs.graphsRefused()).as("graphs refused").isNull();
         }
     }
 

@@ -13,7 +13,6 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,21 +85,9 @@ class StepGraphFallbackTest {
         List<float[]> out = new ArrayList<>();
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), be)) {
             WhisperDims d = m.dims();
-            float[] mel = new float[d.nMels() * 2 * d.nAudioCtx()];
-            SplittableRandom rnd = new SplittableRandom(SEED);
-            for (int i = 0; i < mel.length; i++) {
-                mel[i] = (float) rnd.nextDouble(-1, 1);
-            }
-            try (EncodedAudio audio = m.encode(mel); DecoderState dec = m.newDecoder(1)) {
+            try (EncodedAudio audio = m.encode(GreedySteps.randomMel(d, SEED)); DecoderState dec = m.newDecoder(1)) {
                 for (int attempt = 0; attempt < 2; attempt++) { // a second decode of the same window
-                    dec.reset(audio, 1);
-                    float[][] logits = new float[1][d.nVocab()];
-                    dec.feed(new int[][] {{50257, 50362}}, logits);
-                    out.add(logits[0].clone());
-                    while (dec.length() < d.nTextCtx()) {
-                        dec.feed(new int[][] {{ModelOracleTest.argmax(logits[0])}}, logits);
-                        out.add(logits[0].clone());
-                    }
+                    out.addAll(GreedySteps.logits(dec, audio, d));
                 }
             }
         }
