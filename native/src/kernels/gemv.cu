@@ -130,8 +130,8 @@ __device__ __forceinline__ void dg_gemv_pass(const float* xr, const __half* wr, 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const __half* w, const __half* bias,
-                                                            float* out, int rows, int n, int k, int epilogue) {
+__device__ __forceinline__ void dg_gemv(const float* x, const __half* w, const __half* bias, float* out, int rows,
+                                        int n, int k, int epilogue) {
     __shared__ float part[DG_GEMV_MAX_WARPS][DG_GEMV_ROWS];
     const int W = warpSize;
     const int lane = threadIdx.x % W;
@@ -197,4 +197,22 @@ extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const
             }
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) gemv_f16(const float* x, const __half* w, const __half* bias,
+                                                            float* out, int rows, int n, int k, int epilogue) {
+    dg_gemv(x, w, bias, out, rows, n, k, epilogue);
+}
+
+// Up to three projections of the same x with the same n and k (a decoded token's query, key and
+// value) in one launch: blockIdx.y picks the projection (grid (gemv_f16's grid, count)), each as
+// gemv_f16 with epilogue 0. One launch instead of three: the decoder step's kernels are short and
+// their fixed cost, not their bytes, sets the step's time.
+extern "C" __global__ void __launch_bounds__(256) gemv3_f16(const float* x, const __half* w0, const __half* b0,
+                                                             float* o0, const __half* w1, const __half* b1,
+                                                             float* o1, const __half* w2, const __half* b2,
+                                                             float* o2, int rows, int n, int k) {
+    const int p = blockIdx.y;
+    dg_gemv(x, p == 0 ? w0 : p == 1 ? w1 : w2, p == 0 ? b0 : p == 1 ? b1 : b2, p == 0 ? o0 : p == 1 ? o1 : o2, rows,
+            n, k, 0);
 }

@@ -45,6 +45,22 @@ public interface Backend extends AutoCloseable {
      */
     void linear(Buffer x, long xOffset, int rows, Weight w, Weight bias, Buffer out, long outOffset, Epilogue epilogue);
 
+    /** One projection of {@link #project}: {@code out = x · wᵀ + bias} from row 0 (bias may be null). */
+    record Projection(Weight w, Weight bias, Buffer out) {
+    }
+
+    /**
+     * Several projections of the same {@code rows} rows of {@code x} (attention's query, key and value;
+     * a layer's cross keys and values), each exactly as {@link #linear} with {@link Epilogue#NONE}.
+     * A backend may run them together (the GPU: one launch for a decoded token's three, one f16 split
+     * of x for the encoder's); this default runs them one by one.
+     */
+    default void project(Buffer x, int rows, Projection... projections) {
+        for (Projection p : projections) {
+            linear(x, 0, rows, p.w(), p.bias(), p.out(), 0, Epilogue.NONE);
+        }
+    }
+
     /** LayerNorm over the last dimension ({@code cols}), eps 1e-5, with gain and bias. */
     void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out);
 

@@ -242,24 +242,83 @@ public final class GpuBackend implements Backend {
         if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
-        } else if (k % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(kernels.module("gemm").image(), rows, n, device.props().multiprocessors())) {
+        } else if (hiloFits(rows, w)) {
             // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
-            long count = (long) rows * k;
-            DeviceBuffer planes = hiloPlanes(4 * count);
-            long hi = planes.address();
-            long lo = hi + 2 * count;
-            launchGrid(kernel("gemm", "split_f32_hilo"), count,
-                    new KernelArgs().ptr(buf(x).at(xOffset)).ptr(hi).ptr(lo).i64(count));
-            String gemm = hiloTwoPerSm(rows, n, device.props().multiprocessors()) ? "gemm_f16_hilo_2blk"
-                    : "gemm_f16_hilo";
-            kernel("gemm", gemm).launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0,
-                    new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
-                            .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows)
-                            .i32(n).i32(k).i32(epilogueCode(epilogue)));
+            long hi = splitHilo(buf(x).at(xOffset), (long) rows * k);
+            gemmHilo(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
         } else {
             kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
         }
+    }
+
+    /**
+     * A decoded token's (or a few beams') projections in one gemv3_f16 launch when they share n and k
+     * (three at most); the encoder's with x split into f16 hi/lo planes once for all of them; else one
+     * by one.
+     */
+    @Override
+    public synchronized void project(Buffer x, int rows, Projection... ps) {
+        if (rows == 0 || ps.length == 0) {
+            return;
+        }
+        int n = Math.toIntExact(ps[0].w().rows());
+        int k = Math.toIntExact(ps[0].w().cols());
+        boolean same = true;
+        for (Projection p : ps) {
+            same &= p.w().rows() == n && p.w().cols() == k;
+            checkRange(buf(p.out()), 0, (long) rows * p.w().rows());
+        }
+        checkRange(buf(x), 0, (long) rows * k);
+        if (same && rows <= GEMV_MAX_ROWS && ps.length <= 3) {
+            KernelArgs a = new KernelArgs().ptr(buf(x).at(0));
+            for (int i = 0; i < 3; i++) {
+                Projection p = ps[Math.min(i, ps.length - 1)]; // unused slots repeat the last (never read)
+                a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address())
+                        .ptr(buf(p.out()).at(0));
+            }
+            a.i32(rows).i32(n).i32(k);
+            kernel("gemv", "gemv3_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), ps.length, 1,
+                    GEMV_BLOCK, 0, a);
+            return;
+        }
+        boolean split = same && rows > GEMV_MAX_ROWS;
+        for (Projection p : ps) {
+            split &= hiloFits(rows, p.w());
+        }
+        if (!split) {
+            Backend.super.project(x, rows, ps);
+            return;
+        }
+        long hi = splitHilo(buf(x).at(0), (long) rows * k);
+        for (Projection p : ps) {
+            gemmHilo(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
+        }
+    }
+
+    /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
+    private boolean hiloFits(int rows, Weight w) {
+        return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
+                && wideTile(kernels.module("gemm").image(), rows, Math.toIntExact(w.rows()),
+                        device.props().multiprocessors());
+    }
+
+    /** x's hi/lo planes (rows · k halves each, lo after hi); returns hi's address. */
+    private long splitHilo(long x, long count) {
+        DeviceBuffer planes = hiloPlanes(4 * count);
+        long hi = planes.address();
+        launchGrid(kernel("gemm", "split_f32_hilo"), count, new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count)
+                .i64(count));
+        return hi;
+    }
+
+    private void gemmHilo(long hi, int rows, Weight w, Weight bias, long out, int n, int k, Epilogue epilogue) {
+        long lo = hi + 2L * rows * k;
+        String gemm = hiloTwoPerSm(rows, n, device.props().multiprocessors()) ? "gemm_f16_hilo_2blk"
+                : "gemm_f16_hilo";
+        kernel("gemm", gemm).launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0,
+                new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
+                        .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
+                        .i32(epilogueCode(epilogue)));
     }
 
     private static int epilogueCode(Epilogue e) {

@@ -147,6 +147,67 @@ class GpuOpsTest {
         }
     }
 
+    static Stream<Arguments> projectCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String api : List.of("cuda", "hip")) {
+            // rows, n, k, projections: a decoded token's / 5 beams' query, key, value (one gemv3_f16),
+            // two and one; the encoder's (one split of x for all: large-v3 and an odd size), tiny's
+            // (the 64 tile, one by one); mixed shapes (one by one)
+            int[][] shapes = {{1, 1280, 1280, 3}, {5, 1280, 1280, 3}, {1, 384, 384, 2}, {8, 65, 96, 1},
+                {1500, 1280, 1280, 3}, {1333, 1282, 1288, 2}, {1500, 384, 384, 3}, {3, -1, 72, 2}};
+            for (int[] sh : shapes) {
+                out.add(Arguments.of(api, sh[0], sh[1], sh[2], sh[3]));
+            }
+        }
+        return out.stream();
+    }
+
+    /** Backend.project: each projection as the CPU's linear (no epilogue), the second one without bias. */
+    @ParameterizedTest(name = "{0} rows={1} n={2} k={3} projections={4}")
+    @MethodSource("projectCases")
+    void project(String api, int rows, int n, int k, int count) {
+        GpuBackend gpu = Gpus.backend(api);
+        float[] x = TestWeights.activations(rows * k, nextSeed());
+        List<Weight> gw = new ArrayList<>();
+        List<Weight> gb = new ArrayList<>();
+        List<float[]> want = new ArrayList<>();
+        int[] widths = new int[count];
+        try (Buffer cx = CPU.allocate(x.length)) {
+            CPU.upload(x, 0, cx, 0, x.length);
+            for (int i = 0; i < count; i++) {
+                widths[i] = n > 0 ? n : 33 + 37 * i; // n = -1: a different width per projection
+                HostTensor w = TestWeights.random(DType.F16, widths[i], k, nextSeed());
+                HostTensor b = TestWeights.random(DType.F16, 1, widths[i], nextSeed());
+                HostTensor bias = i == 1 ? null : new HostTensor("bias", DType.F16, new long[] {widths[i]}, b.data());
+                gw.add(gpu.upload(w));
+                gb.add(bias == null ? null : gpu.upload(bias));
+                float[] o = new float[rows * widths[i]];
+                try (Buffer co = CPU.allocate(o.length)) {
+                    CPU.linear(cx, 0, rows, CPU.upload(w), bias == null ? null : CPU.upload(bias), co, 0,
+                            Epilogue.NONE);
+                    CPU.download(co, 0, o, 0, o.length);
+                }
+                want.add(o);
+            }
+        }
+        List<Buffer> outs = new ArrayList<>();
+        try (Buffer gx = gpu.allocate(x.length)) {
+            gpu.upload(x, 0, gx, 0, x.length);
+            var ps = new dev.dictum.gpu.Backend.Projection[count];
+            for (int i = 0; i < count; i++) {
+                outs.add(poisoned(gpu, (long) rows * widths[i]));
+                ps[i] = new dev.dictum.gpu.Backend.Projection(gw.get(i), gb.get(i), outs.get(i));
+            }
+            gpu.project(gx, rows, ps);
+            for (int i = 0; i < count; i++) {
+                assertThat(relErr(read(gpu, outs.get(i), (long) rows * widths[i]), want.get(i)))
+                        .as("%s projection %d of %d", api, i, count).isLessThanOrEqualTo(1e-5);
+            }
+        } finally {
+            outs.forEach(Buffer::close);
+        }
+    }
+
     static Stream<Arguments> convCases() {
         List<Arguments> out = new ArrayList<>();
         for (String api : List.of("cuda", "hip")) {

@@ -1,6 +1,7 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
@@ -91,9 +92,8 @@ final class AudioEncoder {
             BlockWeights b = blocks[layer];
             be.layerNorm(out, t, n, b.attnLn().gain(), b.attnLn().bias(), h);
             AttentionWeights w = b.attn();
-            be.linear(h, 0, t, w.query(), w.queryBias(), q, 0, Epilogue.NONE);
-            be.linear(h, 0, t, w.key(), null, k, 0, Epilogue.NONE);
-            be.linear(h, 0, t, w.value(), w.valueBias(), v, 0, Epilogue.NONE);
+            be.project(h, t, new Projection(w.query(), w.queryBias(), q), new Projection(w.key(), null, k),
+                    new Projection(w.value(), w.valueBias(), v));
             be.attention(q, n, 1, t, k, v, 0, 0, n, keys, heads, n / heads, false, a);
             be.linear(a, 0, t, w.out(), w.outBias(), out, 0, Epilogue.ADD);
             be.layerNorm(out, t, n, b.mlpLn().gain(), b.mlpLn().bias(), h);

@@ -1,6 +1,7 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.StepGraph;
@@ -238,9 +239,8 @@ final class KvDecoderState implements DecoderState {
             BlockWeights blk = dec.blocks[l];
             AttentionWeights sa = blk.attn();
             be.layerNorm(s.x, 1, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
-            be.linear(s.h, 0, 1, sa.query(), sa.queryBias(), s.q, 0, Epilogue.NONE);
-            be.linear(s.h, 0, 1, sa.key(), null, s.kNew, 0, Epilogue.NONE);
-            be.linear(s.h, 0, 1, sa.value(), sa.valueBias(), s.vNew, 0, Epilogue.NONE);
+            be.project(s.h, 1, new Projection(sa.query(), sa.queryBias(), s.q), new Projection(sa.key(), null, s.kNew),
+                    new Projection(sa.value(), sa.valueBias(), s.vNew));
             be.kvAppendStep(s.kNew, keys[l], n, step, n);
             be.kvAppendStep(s.vNew, values[l], n, step, n);
             be.attentionStep(s.q, keys[l], values[l], n, step, heads, n / heads, s.att);
@@ -263,9 +263,8 @@ final class KvDecoderState implements DecoderState {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights sa = blk.attn();
         be.layerNorm(s.x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
-        be.linear(s.h, 0, rows, sa.query(), sa.queryBias(), s.q, 0, Epilogue.NONE);
-        be.linear(s.h, 0, rows, sa.key(), null, s.kNew, 0, Epilogue.NONE);
-        be.linear(s.h, 0, rows, sa.value(), sa.valueBias(), s.vNew, 0, Epilogue.NONE);
+        be.project(s.h, rows, new Projection(sa.query(), sa.queryBias(), s.q), new Projection(sa.key(), null, s.kNew),
+                new Projection(sa.value(), sa.valueBias(), s.vNew));
         for (int b = 0; b < batch; b++) {
             long dst = ((long) b * ctx + length) * n;
             be.copy(s.kNew, (long) b * len * n, keys[l], dst, (long) len * n);

@@ -1,6 +1,7 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
@@ -45,9 +46,9 @@ final class TextDecoder {
         try (Buffer keys = be.allocate((long) t * n)) {
             for (int l = 0; l < blocks.length; l++) {
                 AttentionWeights c = blocks[l].cross();
-                be.linear(b.output, 0, t, c.key(), null, keys, 0, Epilogue.NONE);
+                be.project(b.output, t, new Projection(c.key(), null, keys),
+                        new Projection(c.value(), c.valueBias(), b.crossValues[l]));
                 be.transpose(keys, t, n, b.crossKeysT[l], b.keysStride);
-                be.linear(b.output, 0, t, c.value(), c.valueBias(), b.crossValues[l], 0, Epilogue.NONE);
             }
         }
     }

@@ -34,8 +34,13 @@ class EncoderPreemptionTest {
             CpuBackend cpu = new CpuBackend();
             backend = (Backend) Proxy.newProxyInstance(Backend.class.getClassLoader(), new Class<?>[] {Backend.class},
                     (proxy, method, args) -> {
-                        if (method.getName().equals("linear") && linears.incrementAndGet() == stopAtLinear) {
-                            wanted.set(false); // a dictation arrives in the middle of this layer
+                        // a linear layer is a linear call or one projection of a project call
+                        int layers = method.getName().equals("linear") ? 1
+                                : method.getName().equals("project") ? ((Backend.Projection[]) args[2]).length : 0;
+                        for (int i = 0; i < layers; i++) {
+                            if (linears.incrementAndGet() == stopAtLinear) {
+                                wanted.set(false); // a dictation arrives in the middle of this layer
+                            }
                         }
                         try {
                             return method.invoke(cpu, args);

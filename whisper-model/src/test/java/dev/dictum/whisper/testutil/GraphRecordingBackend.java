@@ -91,11 +91,14 @@ public final class GraphRecordingBackend {
         Object[] raw = args == null ? null : args.clone();
         if (raw != null) {
             for (int i = 0; i < raw.length; i++) {
-                if (raw[i] instanceof Tracked t) {
-                    if (t.closed) {
-                        throw new IllegalStateException(m.getName() + " on a closed buffer");
+                if (raw[i] instanceof Backend.Projection[] ps) { // project's outputs sit inside its records
+                    Backend.Projection[] inner = new Backend.Projection[ps.length];
+                    for (int j = 0; j < ps.length; j++) {
+                        inner[j] = new Backend.Projection(ps[j].w(), ps[j].bias(), unwrap(m, ps[j].out()));
                     }
-                    raw[i] = t.inner;
+                    raw[i] = inner;
+                } else if (raw[i] instanceof Buffer b) {
+                    raw[i] = unwrap(m, b);
                 }
             }
         }
@@ -104,6 +107,16 @@ public final class GraphRecordingBackend {
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
+    }
+
+    private Buffer unwrap(Method m, Buffer b) {
+        if (b instanceof Tracked t) {
+            if (t.closed) {
+                throw new IllegalStateException(m.getName() + " on a closed buffer");
+            }
+            return t.inner;
+        }
+        return b;
     }
 
     private StepGraph capture(Runnable step) {
