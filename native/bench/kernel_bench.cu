@@ -86,7 +86,10 @@ static void gemm_case(int rows, int n, int k, int epi) {
     cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db);
 }
 
-static void attention_case(int queries, int keys, int heads, int hd, int causal) {
+// qpb: queries per block of the launch. GpuBackend's is 64 at head sizes <= 64 (the sm_80+ body);
+// 32 makes every block run the sm_75 body (dg_attention_mma): the kernel before issue 12's sm_80
+// body, timed in the same run for the before/after table.
+static void attention_case(int queries, int keys, int heads, int hd, int causal, int qpb) {
     const int D = heads * hd;
     unsigned s = 777 + keys;
     std::vector<float> q((size_t) queries * D), k((size_t) keys * D), v((size_t) keys * D);
@@ -104,8 +107,10 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
     CK(cudaMemcpy(dk, k.data(), k.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dv, v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dkeys, &keys, 4, cudaMemcpyHostToDevice));
-    int shared = 4 * (32 * (3 * hd + 1) + 32 * 33 + 3 * 32);
-    dim3 grid((queries + 31) / 32, heads, 1);
+    // GpuBackend.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
+    int shared = std::max(std::max(4 * (80 * ((hd + 7) & ~7) + 256), hd <= 64 ? 2 * 4 * 32 * (((hd + 15) & ~15) + 8) : 0),
+                          4 * 2 * 32 * (hd <= 64 ? 64 : 128));
+    dim3 grid((queries + qpb - 1) / qpb, heads, 1);
     CK(cudaFuncSetAttribute(attention_f32, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
     float ms = median_ms([&] {
         attention_f32<<<grid, 128, shared>>>(dq, D, 1, queries, dk, dv, 0, D, dkeys, heads, hd, causal, dout);
@@ -134,8 +139,8 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
             den += o * o;
         }
     }
-    printf("attention_f32 q %4d keys %4d heads %2d hd %3d causal %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e\n", queries,
-           keys, heads, hd, causal, ms, 4.0 * queries * keys * hd * heads / ms / 1e9, sqrt(num / den));
+    printf("attention_f32 q %4d keys %4d heads %2d hd %3d causal %d qpb %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e\n",
+           queries, keys, heads, hd, causal, qpb, ms, 4.0 * queries * keys * hd * heads / ms / 1e9, sqrt(num / den));
     cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dkeys);
 }
 
@@ -269,11 +274,18 @@ int main(int argc, char** argv) {
         }
         decoder_step_kernels(1280, 20, 1500);
         decoder_step_kernels(384, 6, 1500);
-        attention_case(1500, 1500, 20, 64, 0);
-        attention_case(1500, 1500, 6, 64, 0);
-        attention_case(1500, 1500, 4, 33, 0);
-        attention_case(5, 448, 20, 64, 1);
-        attention_case(37, 100, 3, 128, 1);
+#ifdef DG_ATTENTION_PORTABLE
+        for (int qpb : {32}) { // the portable body takes exactly 32 queries per block
+#else
+        for (int qpb : {32, 64}) {
+#endif
+            attention_case(1500, 1500, 20, 64, 0, qpb);
+            attention_case(1500, 1500, 6, 64, 0, qpb);
+            attention_case(1500, 1500, 4, 33, 0, qpb);
+            attention_case(100, 100, 6, 24, 1, qpb); // causal with 64-query blocks (a long prompt)
+            attention_case(5, 448, 20, 64, 1, qpb);
+        }
+        attention_case(37, 100, 3, 128, 1, 32);
     }
     return 0;
 }
