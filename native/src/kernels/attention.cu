@@ -315,7 +315,7 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
 // ldmatrix.trans, so V is stored with 8-byte stores like K, not transposed element by element),
 // products by m16n8k16 (half the mma instructions of m16n8k8), the split by packed conversions.
 // Precision as the sm_75 body: 3 mmas per product (lo.hi, hi.lo, hi.hi), P.V of each tile summed
-// in a fresh accumulator and added to the output in f32, expf as there.
+// in a fresh accumulator and added to the output in f32; probabilities by exp2 (see below).
 
 #define DG_AQ64 64 // queries per call of the sm_80 body
 
@@ -332,7 +332,9 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     const int kld = hdp + 8;         // halves per staged row: 16-byte rows, conflict-free ldmatrix
     const int nks = hdp / 16;        // k-steps over the head dimension
     const int nds = hdp / 8;         // output n-blocks
-    const float scale = (float) (1.0 / sqrt((double) hd)); // as the CPU: in double, then float
+    // Scores in log2 units (FlashAttention's exp2 form): x = s / sqrt(hd) · log2(e), p = 2^(x - max),
+    // one SFU instruction per probability (expf takes ~8); the factor in double, then float.
+    const float scaleLog2 = (float) (1.4426950408889634 / sqrt((double) hd));
 
     // [DG_AK][kld] each, key-major: 4 * 32 * kld halves (18 432 bytes at head size 64).
     __half* khi = reinterpret_cast<__half*>(dg_smem);
@@ -472,7 +474,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
             for (int nb = 0; nb < 4; nb++) {
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
-                    float x = s[nb][e] * scale;
+                    float x = s[nb][e] * scaleLog2;
                     if (masked) {
                         const int key = kc + nb * 8 + 2 * t + (e & 1);
                         x = key < (e < 2 ? vis0 : vis1) ? x : -DG_INF;
@@ -486,11 +488,13 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
             tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 2));
             tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 1));
             tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 2));
-            // The first tile holds key 0, which every row sees: from then on the max is finite.
+            // Every warp starts at key 0, which every row sees (a row past the queries scores 0 with its
+            // zero Q): the new max is finite, so no -inf guard is needed; 2^(-inf) = 0 for the masked
+            // keys and for the first tile's rescale (m = -inf).
             const float n0 = fmaxf(m0, tmax0);
             const float n1 = fmaxf(m1, tmax1);
-            const float a0 = n0 == -DG_INF ? 1.0f : expf(m0 - n0); // m = -inf gives 0
-            const float a1 = n1 == -DG_INF ? 1.0f : expf(m1 - n1);
+            const float a0 = dg_ex2(m0 - n0);
+            const float a1 = dg_ex2(m1 - n1);
             m0 = n0;
             m1 = n1;
             float sum0 = 0.0f, sum1 = 0.0f;
@@ -498,8 +502,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
             for (int nb = 0; nb < 4; nb++) {
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
-                    const float mm = e < 2 ? n0 : n1;
-                    s[nb][e] = mm == -DG_INF ? 0.0f : expf(s[nb][e] - mm); // masked: exp(-inf) = 0
+                    s[nb][e] = dg_ex2(s[nb][e] - (e < 2 ? n0 : n1));
                 }
                 sum0 += s[nb][0] + s[nb][1];
                 sum1 += s[nb][2] + s[nb][3];

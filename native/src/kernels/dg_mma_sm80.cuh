@@ -36,3 +36,12 @@ __device__ __forceinline__ void dg_split2_packed(float x0, float x1, unsigned& h
     hi = *reinterpret_cast<const unsigned*>(&h);
     lo = *reinterpret_cast<const unsigned*>(&l);
 }
+
+// 2^x by the SFU (ex2.approx.ftz.f32: about 2 ulp, the accuracy of CUDA's expf; a result below
+// 2^-126 flushes to zero, 2^-inf = 0). Not sm_80-specific, but here so that the CPU emulation
+// replaces it with the rest (inline PTX).
+__device__ __forceinline__ float dg_ex2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}

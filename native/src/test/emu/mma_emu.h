@@ -120,3 +120,4 @@ inline void dg_mma_16x8x16(float* c, const unsigned* a, unsigned b0, unsigned b1
 }
 inline void dg_ldmatrix_x4_trans(unsigned* r, const __half* rowAddress) { emu_ldmatrix_x4(r, rowAddress, true); }
 inline void dg_split2_packed(float x0, float x1, unsigned& hi, unsigned& lo) { dg_split2(x0, x1, hi, lo); }
+inline float dg_ex2(float x) { return std::exp2(x); }
