@@ -39,6 +39,34 @@
 // path (every Whisper) fits without spills; only head sizes 65..128 pay spills.
 #define DG_AMMA_MIN_BLOCKS 4
 
+// Shared by both NVIDIA bodies. The 4 lanes of an mma fragment's row are lanes 4g .. 4g + 3.
+__device__ __forceinline__ float dg_quad_max(float v) {
+    v = fmaxf(v, DG_SHFL_XOR(v, 1));
+    return fmaxf(v, DG_SHFL_XOR(v, 2));
+}
+
+__device__ __forceinline__ float dg_quad_sum(float v) {
+    v += DG_SHFL_XOR(v, 1);
+    return v + DG_SHFL_XOR(v, 2);
+}
+
+template <int N>
+__device__ __forceinline__ void dg_zero(float (&o)[N][4]) {
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            o[i][e] = 0.0f;
+        }
+    }
+}
+
+// 16-byte loads of K and V rows when every row start is 16-byte aligned (Whisper: always).
+__device__ __forceinline__ bool dg_rows16(const float* kb, const float* vb, int hd, int kvStride) {
+    return (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
+           && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+}
+
 template <int MAXD>
 __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, int queries, const float* kb,
                                                  const float* vb, int kvStride, int nk, int hd, int causal,
@@ -88,13 +116,7 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     }
 
     float o[MAXD / 8][4];
-#pragma unroll
-    for (int nd = 0; nd < MAXD / 8; nd++) {
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            o[nd][e] = 0.0f;
-        }
-    }
+    dg_zero(o);
     float m0 = -DG_INF, m1 = -DG_INF; // running max of rows qi0, qi1
     float l0 = 0.0f, l1 = 0.0f;       // this lane's part of the running sums
 
@@ -104,9 +126,7 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     const int visibleMax = causal ? min(nk, nk - queries + lastQuery + 1) : nk;
     const int lt = tid & 63;
 
-    // 16-byte loads of K and V rows when every row start is 16-byte aligned (Whisper: always).
-    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
-                     && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+    const bool vec = dg_rows16(kb, vb, hd, kvStride);
     const int q4 = hdp / 4;
 
     for (int kc = 0; kc < visibleMax; kc += 2 * DG_PK) {
@@ -185,13 +205,8 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
             tmax0 = fmaxf(tmax0, fmaxf(s[nb][0], s[nb][1]));
             tmax1 = fmaxf(tmax1, fmaxf(s[nb][2], s[nb][3]));
         }
-        // The 4 lanes of a row are lanes 4g .. 4g + 3.
-        tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 1));
-        tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 2));
-        tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 1));
-        tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 2));
-        const float n0 = fmaxf(m0, tmax0);
-        const float n1 = fmaxf(m1, tmax1);
+        const float n0 = fmaxf(m0, dg_quad_max(tmax0));
+        const float n1 = fmaxf(m1, dg_quad_max(tmax1));
         const float a0 = n0 == -DG_INF ? 1.0f : expf(m0 - n0); // m = -inf gives 0
         const float a1 = n1 == -DG_INF ? 1.0f : expf(m1 - n1);
         m0 = n0;
@@ -248,11 +263,8 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
         __syncthreads(); // the next chunk overwrites the staged keys and values
     }
 
-    // Row sums over the 4 lanes of each row.
-    l0 += DG_SHFL_XOR(l0, 1);
-    l0 += DG_SHFL_XOR(l0, 2);
-    l1 += DG_SHFL_XOR(l1, 1);
-    l1 += DG_SHFL_XOR(l1, 2);
+    l0 = dg_quad_sum(l0);
+    l1 = dg_quad_sum(l1);
 
     // Merge the two pairs: pair 1 hands (max, sum, output) of its rows to pair 0 through shared memory.
     float* mo = reinterpret_cast<float*>(dg_smem);       // [32][hdp] output of pair 1
@@ -365,13 +377,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     }
 
     float o[8][4];
-#pragma unroll
-    for (int nd = 0; nd < 8; nd++) {
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            o[nd][e] = 0.0f;
-        }
-    }
+    dg_zero(o);
     float m0 = -DG_INF, m1 = -DG_INF; // running max of rows r0, r1
     float l0 = 0.0f, l1 = 0.0f;       // this lane's part of the running sums
 
@@ -386,8 +392,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     const int wVisMax = causal ? nk - queries + wLast + 1 : nk;  // keys this warp's last row sees
     const int wVisMin = causal ? nk - queries + wFirst + 1 : nk; // keys its first row sees
 
-    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
-                     && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+    const bool vec = dg_rows16(kb, vb, hd, kvStride);
 
     // ldmatrix row addresses: lane i names row i % 8 of matrix i / 8; matrices 0, 1 of the hi
     // halves, 2, 3 of the lo halves. K (not transposed): matrix 1 is 8 channels on; V (transposed):
@@ -447,13 +452,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
         if (active && kc < wVisMax) { // warp-uniform: a warp with no row or no visible key idles
             // S = Q . K^T: 16 rows x 32 keys, four 16 x 8 blocks (k-step outside: 4 independent chains).
             float s[4][4];
-#pragma unroll
-            for (int nb = 0; nb < 4; nb++) {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    s[nb][e] = 0.0f;
-                }
-            }
+            dg_zero(s);
 #pragma unroll
             for (int ks = 0; ks < 4; ks++) {
                 if (ks < nks) {
@@ -484,15 +483,11 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
                 tmax0 = fmaxf(tmax0, fmaxf(s[nb][0], s[nb][1]));
                 tmax1 = fmaxf(tmax1, fmaxf(s[nb][2], s[nb][3]));
             }
-            tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 1));
-            tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 2));
-            tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 1));
-            tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 2));
             // Every warp starts at key 0, which every row sees (a row past the queries scores 0 with its
             // zero Q): the new max is finite, so no -inf guard is needed; 2^(-inf) = 0 for the masked
             // keys and for the first tile's rescale (m = -inf).
-            const float n0 = fmaxf(m0, tmax0);
-            const float n1 = fmaxf(m1, tmax1);
+            const float n0 = fmaxf(m0, dg_quad_max(tmax0));
+            const float n1 = fmaxf(m1, dg_quad_max(tmax1));
             const float a0 = dg_ex2(m0 - n0);
             const float a1 = dg_ex2(m1 - n1);
             m0 = n0;
@@ -550,10 +545,8 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
         __syncthreads(); // the next tile overwrites the staged keys and values
     }
 
-    l0 += DG_SHFL_XOR(l0, 1);
-    l0 += DG_SHFL_XOR(l0, 2);
-    l1 += DG_SHFL_XOR(l1, 1);
-    l1 += DG_SHFL_XOR(l1, 2);
+    l0 = dg_quad_sum(l0);
+    l1 = dg_quad_sum(l1);
     const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f;
     const float inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
 #pragma unroll
