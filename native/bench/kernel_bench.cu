@@ -1,7 +1,10 @@
 // Times Dictum's encoder kernels at Whisper's shapes on an NVIDIA GPU and checks them against a
 // float64 reference on sampled outputs (a measurement tool for docs/benchmarks.md, not a test).
 //   nvcc -O3 -arch=sm_90 -I../src/kernels -o kernel_bench kernel_bench.cu && ./kernel_bench
-//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only)
+//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only; --attention-only: attention_f32 only,
+//   e.g. under ncu: ncu --kernel-name attention_f32 --launch-skip 118 --launch-count 1 ./kernel_bench
+//   --attention-only profiles the 20-head 1500 x 1500 case at 64 queries per block (--launch-skip 3: at 32);
+//   each case launches 23 times)
 // Prints, per kernel and shape: median ms of 20 launches (CUDA events), TFLOP/s of the useful
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
@@ -251,7 +254,8 @@ int main(int argc, char** argv) {
     CK(cudaGetDeviceProperties(&p, 0));
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
-    if (!gemvOnly) {
+    const bool attentionOnly = argc > 1 && strcmp(argv[1], "--attention-only") == 0;
+    if (!gemvOnly && !attentionOnly) {
         gemm_case(1500, 1280, 1280, 0);
         gemm_case(1500, 5120, 1280, 1);
         gemm_case(1500, 1280, 5120, 0);
@@ -265,8 +269,10 @@ int main(int argc, char** argv) {
                                   {1, 768, 768}, {1, 3072, 768}, {1, 768, 3072}, {1, 51866, 768},
                                   {1, 384, 384}, {1, 1536, 384}, {1, 384, 1536}, {1, 51866, 384},
                                   {5, 1280, 1280}, {5, 1280, 5120}, {5, 51866, 1280}, {3, 1000, 1288}};
-    for (auto& g : gemv_shapes) gemv_case(g[0], g[1], g[2]);
-    if (!gemvOnly) {
+    if (!attentionOnly) {
+        for (auto& g : gemv_shapes) gemv_case(g[0], g[1], g[2]);
+    }
+    if (!gemvOnly && !attentionOnly) {
         for (int block : {64, 256}) {
             gemv_case(1, 1280, 1280, block);
             gemv_case(1, 1280, 5120, block);
@@ -274,6 +280,8 @@ int main(int argc, char** argv) {
         }
         decoder_step_kernels(1280, 20, 1500);
         decoder_step_kernels(384, 6, 1500);
+    }
+    if (!gemvOnly) {
 #ifdef DG_ATTENTION_PORTABLE
         for (int qpb : {32}) { // the portable body takes exactly 32 queries per block
 #else
