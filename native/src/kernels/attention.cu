@@ -344,8 +344,9 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     const int kld = hdp + 8;         // halves per staged row: 16-byte rows, conflict-free ldmatrix
     const int nks = hdp / 16;        // k-steps over the head dimension
     const int nds = hdp / 8;         // output n-blocks
-    // Scores in log2 units (FlashAttention's exp2 form): x = s / sqrt(hd) · log2(e), p = 2^(x - max),
-    // one SFU instruction per probability (expf takes ~8); the factor in double, then float.
+    // Scores in log2 units (FlashAttention's exp2 form): x = q · k / sqrt(hd) · log2(e), p = 2^(x - max),
+    // one SFU instruction per probability (expf takes ~8). The factor (in double, then float) goes
+    // into Q before its split, so the scores come out of the mmas already scaled.
     const float scaleLog2 = (float) (1.4426950408889634 / sqrt((double) hd));
 
     // [DG_AK][kld] each, key-major: 4 * 32 * kld halves (18 432 bytes at head size 64).
@@ -358,7 +359,8 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     const int r0 = wFirst + g;          // this lane's two rows
     const int r1 = r0 + 8;
 
-    // Q fragments (hi/lo), A layout of m16n8k16: a0 (g, 2t), a1 (g + 8, 2t), a2 (g, 2t + 8), a3 (g + 8, 2t + 8).
+    // Q fragments (hi/lo) of Q · scaleLog2, A layout of m16n8k16: a0 (g, 2t), a1 (g + 8, 2t),
+    // a2 (g, 2t + 8), a3 (g + 8, 2t + 8).
     unsigned qh[4][4], ql[4][4];
 #pragma unroll
     for (int ks = 0; ks < 4; ks++) {
@@ -369,8 +371,8 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
             float x0 = 0.0f, x1 = 0.0f;
             if (ks < nks && row < queries) {
                 const float* qr = q + (long long) row * qStride;
-                x0 = d < hd ? qr[d] : 0.0f;
-                x1 = d + 1 < hd ? qr[d + 1] : 0.0f;
+                x0 = d < hd ? qr[d] * scaleLog2 : 0.0f;
+                x1 = d + 1 < hd ? qr[d + 1] * scaleLog2 : 0.0f;
             }
             dg_split2_packed(x0, x1, qh[ks][e], ql[ks][e]);
         }
@@ -466,20 +468,20 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
                     }
                 }
             }
-            // Scale and mask; element e of block nb is row (e < 2 ? r0 : r1), key kc + 8 nb + 2t + (e & 1).
-            const bool masked = kc + DG_AK > wVisMin;
+            // Mask; element e of block nb is row (e < 2 ? r0 : r1), key kc + 8 nb + 2t + (e & 1).
+            if (kc + DG_AK > wVisMin) {
+#pragma unroll
+                for (int nb = 0; nb < 4; nb++) {
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int key = kc + nb * 8 + 2 * t + (e & 1);
+                        s[nb][e] = key < (e < 2 ? vis0 : vis1) ? s[nb][e] : -DG_INF;
+                    }
+                }
+            }
             float tmax0 = -DG_INF, tmax1 = -DG_INF;
 #pragma unroll
             for (int nb = 0; nb < 4; nb++) {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    float x = s[nb][e] * scaleLog2;
-                    if (masked) {
-                        const int key = kc + nb * 8 + 2 * t + (e & 1);
-                        x = key < (e < 2 ? vis0 : vis1) ? x : -DG_INF;
-                    }
-                    s[nb][e] = x;
-                }
                 tmax0 = fmaxf(tmax0, fmaxf(s[nb][0], s[nb][1]));
                 tmax1 = fmaxf(tmax1, fmaxf(s[nb][2], s[nb][3]));
             }
