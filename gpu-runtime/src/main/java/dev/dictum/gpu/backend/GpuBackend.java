@@ -358,8 +358,8 @@ public final class GpuBackend implements Backend {
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
         long keysDev = staging.ints(keys, batch);
-        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, attentionQueriesPerBlock(driver.api(), attentionModule, headDim)), heads,
-                batch, 128, shared,
+        int perBlock = attentionQueriesPerBlock(driver.api(), attentionModule, headDim);
+        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, 128, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
