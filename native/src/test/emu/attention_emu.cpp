@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
         {1, 100, 300, 1, 64, 1, true},  // causal over several tiles
         {1, 40, 50, 2, 17, 0, false},   // NVIDIA: the sm_80 body with an odd head size, element loads
         {1, 70, 70, 1, 33, 1, true},    // and with head size 33 (3 k-steps), causal
+        {2, 64, 64, 1, 64, 1, true},    // exactly one 64-query block, causal
+        {1, 65, 97, 1, 64, 0, false},   // a 64-query block and a 1-query block (the sm_75 body)
         {3, 3, 40, 3, 17, 1, false},    // odd head size
         {2, 45, 77, 3, 24, 1, true},    // odd sizes, a partial tile
         {2, 33, 65, 2, 96, 0, false},   // a larger head size (the 128 path)
