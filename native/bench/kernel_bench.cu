@@ -1,7 +1,10 @@
 // Times Dictum's encoder kernels at Whisper's shapes on an NVIDIA GPU and checks them against a
 // float64 reference on sampled outputs (a measurement tool for docs/benchmarks.md, not a test).
 //   nvcc -O3 -arch=sm_90 -I../src/kernels -o kernel_bench kernel_bench.cu && ./kernel_bench
-//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only)
+//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only; --attention-only: attention_f32 only,
+//   e.g. under ncu: ncu --kernel-name attention_f32 --launch-skip 118 --launch-count 1 ./kernel_bench
+//   --attention-only profiles the 20-head 1500 x 1500 case at 64 queries per block (--launch-skip 3: at 32);
+//   each case launches 23 times)
 // Prints, per kernel and shape: median ms of 20 launches (CUDA events), TFLOP/s of the useful
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
@@ -138,7 +141,10 @@ static void gemm_case(int rows, int n, int k, int epi, GemmKind kind) {
     cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db); cudaFree(dhi); cudaFree(dlo);
 }
 
-static void attention_case(int queries, int keys, int heads, int hd, int causal) {
+// qpb: queries per block of the launch. GpuBackend's is 64 at head sizes <= 64 (the sm_80+ body);
+// 32 makes every block run the sm_75 body (dg_attention_mma): the kernel before issue 12's sm_80
+// body, timed in the same run for the before/after table.
+static void attention_case(int queries, int keys, int heads, int hd, int causal, int qpb) {
     const int D = heads * hd;
     unsigned s = 777 + keys;
     std::vector<float> q((size_t) queries * D), k((size_t) keys * D), v((size_t) keys * D);
@@ -156,8 +162,10 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
     CK(cudaMemcpy(dk, k.data(), k.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dv, v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dkeys, &keys, 4, cudaMemcpyHostToDevice));
-    int shared = 4 * (32 * (3 * hd + 1) + 32 * 33 + 3 * 32);
-    dim3 grid((queries + 31) / 32, heads, 1);
+    // GpuBackend.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
+    int shared = std::max(std::max(4 * (80 * ((hd + 7) & ~7) + 256), hd <= 64 ? 2 * 4 * 32 * (((hd + 15) & ~15) + 8) : 0),
+                          4 * 2 * 32 * (hd <= 64 ? 64 : 128));
+    dim3 grid((queries + qpb - 1) / qpb, heads, 1);
     CK(cudaFuncSetAttribute(attention_f32, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
     float ms = median_ms([&] {
         attention_f32<<<grid, 128, shared>>>(dq, D, 1, queries, dk, dv, 0, D, dkeys, heads, hd, causal, dout);
@@ -186,8 +194,8 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal)
             den += o * o;
         }
     }
-    printf("attention_f32 q %4d keys %4d heads %2d hd %3d causal %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e\n", queries,
-           keys, heads, hd, causal, ms, 4.0 * queries * keys * hd * heads / ms / 1e9, sqrt(num / den));
+    printf("attention_f32 q %4d keys %4d heads %2d hd %3d causal %d qpb %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e\n",
+           queries, keys, heads, hd, causal, qpb, ms, 4.0 * queries * keys * hd * heads / ms / 1e9, sqrt(num / den));
     cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dkeys);
 }
 
@@ -298,7 +306,8 @@ int main(int argc, char** argv) {
     CK(cudaGetDeviceProperties(&p, 0));
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
-    if (!gemvOnly) {
+    const bool attentionOnly = argc > 1 && strcmp(argv[1], "--attention-only") == 0;
+    if (!gemvOnly && !attentionOnly) {
         // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
         // the ADD epilogue: the 64 tile, the split + 128 tile (and its GEMM alone, two blocks per SM,
         // and without the lo halves).
@@ -317,8 +326,10 @@ int main(int argc, char** argv) {
                                   {1, 768, 768}, {1, 3072, 768}, {1, 768, 3072}, {1, 51866, 768},
                                   {1, 384, 384}, {1, 1536, 384}, {1, 384, 1536}, {1, 51866, 384},
                                   {5, 1280, 1280}, {5, 1280, 5120}, {5, 51866, 1280}, {3, 1000, 1288}};
-    for (auto& g : gemv_shapes) gemv_case(g[0], g[1], g[2]);
-    if (!gemvOnly) {
+    if (!attentionOnly) {
+        for (auto& g : gemv_shapes) gemv_case(g[0], g[1], g[2]);
+    }
+    if (!gemvOnly && !attentionOnly) {
         for (int block : {64, 256}) {
             gemv_case(1, 1280, 1280, block);
             gemv_case(1, 1280, 5120, block);
@@ -326,11 +337,20 @@ int main(int argc, char** argv) {
         }
         decoder_step_kernels(1280, 20, 1500);
         decoder_step_kernels(384, 6, 1500);
-        attention_case(1500, 1500, 20, 64, 0);
-        attention_case(1500, 1500, 6, 64, 0);
-        attention_case(1500, 1500, 4, 33, 0);
-        attention_case(5, 448, 20, 64, 1);
-        attention_case(37, 100, 3, 128, 1);
+    }
+    if (!gemvOnly) {
+#ifdef DG_ATTENTION_PORTABLE
+        for (int qpb : {32}) { // the portable body takes exactly 32 queries per block
+#else
+        for (int qpb : {32, 64}) {
+#endif
+            attention_case(1500, 1500, 20, 64, 0, qpb);
+            attention_case(1500, 1500, 6, 64, 0, qpb);
+            attention_case(1500, 1500, 4, 33, 0, qpb);
+            attention_case(100, 100, 6, 24, 1, qpb); // causal with 64-query blocks (a long prompt)
+            attention_case(5, 448, 20, 64, 1, qpb);
+        }
+        attention_case(37, 100, 3, 128, 1, 32);
     }
     return 0;
 }

@@ -1,11 +1,14 @@
 // Multi-head scaled dot-product attention, flash-style, as Backend.attention: the encoder's
 // 1500 x 1500 self-attention and the decoder's KV-cached self-attention (queries 1..n, causal).
 //
-// A block takes 32 queries of one (sequence b, head h) and walks the visible keys tile by tile with
-// an online softmax: per query a running max m and sum l; when a tile raises the max, the output
-// accumulated so far is rescaled by exp(m_old - m_new). The full score matrix never exists.
+// A block takes 32 queries (NVIDIA on sm_80+: up to 64) of one (sequence b, head h) and walks the
+// visible keys tile by tile with an online softmax: per query a running max m and sum l; when a tile
+// raises the max, the output accumulated so far is rescaled by exp(m_old - m_new). The full score
+// matrix never exists.
 //
-// One source, two bodies chosen per target at build time (same launch geometry, same ABI):
+// One source, two bodies chosen per target at build time (same ABI; queries per block: ABI.md):
+// - NVIDIA (nvcc), sm_80+ cubins at head size <= 64: dg_attention_mma64 below (64 queries per
+//   block, m16n8k16). Otherwise, and in the shipped compute_75 PTX:
 // - NVIDIA (nvcc): tensor cores (dg_mma.cuh), FlashAttention-2 style. Warp w owns 16 query rows
 //   ((w % 2) * 16 ..) and the warp pair w / 2 takes the first or second 16 keys of every 32-key
 //   chunk. Q sits in registers as f16 hi/lo fragments; each pair stages its 16 keys (hi/lo) and
@@ -25,13 +28,44 @@
 #define DG_AMAXD 128     // largest head size
 
 #if !defined(__HIP__) && !defined(DG_ATTENTION_PORTABLE)
+#if !defined(DG_EMU_MMA) // the CPU emulation (native/src/test/emu/mma_emu.h) brings its own
 #include "dg_mma.cuh"
+#include "dg_mma_sm80.cuh"
+#endif
 
 #define DG_PK 16 // keys per warp pair per chunk
 #define DG_VLD (DG_PK + 8) // halves per transposed-value row: 12 words, conflict-free fragment loads
 // At least 4 blocks (16 warps) per SM: caps registers at 128 per thread, which the head-size-64
 // path (every Whisper) fits without spills; only head sizes 65..128 pay spills.
 #define DG_AMMA_MIN_BLOCKS 4
+
+// Shared by both NVIDIA bodies. The 4 lanes of an mma fragment's row are lanes 4g .. 4g + 3.
+__device__ __forceinline__ float dg_quad_max(float v) {
+    v = fmaxf(v, DG_SHFL_XOR(v, 1));
+    return fmaxf(v, DG_SHFL_XOR(v, 2));
+}
+
+__device__ __forceinline__ float dg_quad_sum(float v) {
+    v += DG_SHFL_XOR(v, 1);
+    return v + DG_SHFL_XOR(v, 2);
+}
+
+template <int N>
+__device__ __forceinline__ void dg_zero(float (&o)[N][4]) {
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            o[i][e] = 0.0f;
+        }
+    }
+}
+
+// 16-byte loads of K and V rows when every row start is 16-byte aligned (Whisper: always).
+__device__ __forceinline__ bool dg_rows16(const float* kb, const float* vb, int hd, int kvStride) {
+    return (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
+           && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+}
 
 template <int MAXD>
 __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, int queries, const float* kb,
@@ -82,13 +116,7 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     }
 
     float o[MAXD / 8][4];
-#pragma unroll
-    for (int nd = 0; nd < MAXD / 8; nd++) {
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            o[nd][e] = 0.0f;
-        }
-    }
+    dg_zero(o);
     float m0 = -DG_INF, m1 = -DG_INF; // running max of rows qi0, qi1
     float l0 = 0.0f, l1 = 0.0f;       // this lane's part of the running sums
 
@@ -98,9 +126,7 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     const int visibleMax = causal ? min(nk, nk - queries + lastQuery + 1) : nk;
     const int lt = tid & 63;
 
-    // 16-byte loads of K and V rows when every row start is 16-byte aligned (Whisper: always).
-    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(kb) & 15) == 0
-                     && (reinterpret_cast<unsigned long long>(vb) & 15) == 0;
+    const bool vec = dg_rows16(kb, vb, hd, kvStride);
     const int q4 = hdp / 4;
 
     for (int kc = 0; kc < visibleMax; kc += 2 * DG_PK) {
@@ -179,13 +205,8 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
             tmax0 = fmaxf(tmax0, fmaxf(s[nb][0], s[nb][1]));
             tmax1 = fmaxf(tmax1, fmaxf(s[nb][2], s[nb][3]));
         }
-        // The 4 lanes of a row are lanes 4g .. 4g + 3.
-        tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 1));
-        tmax0 = fmaxf(tmax0, DG_SHFL_XOR(tmax0, 2));
-        tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 1));
-        tmax1 = fmaxf(tmax1, DG_SHFL_XOR(tmax1, 2));
-        const float n0 = fmaxf(m0, tmax0);
-        const float n1 = fmaxf(m1, tmax1);
+        const float n0 = fmaxf(m0, dg_quad_max(tmax0));
+        const float n1 = fmaxf(m1, dg_quad_max(tmax1));
         const float a0 = n0 == -DG_INF ? 1.0f : expf(m0 - n0); // m = -inf gives 0
         const float a1 = n1 == -DG_INF ? 1.0f : expf(m1 - n1);
         m0 = n0;
@@ -242,11 +263,8 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
         __syncthreads(); // the next chunk overwrites the staged keys and values
     }
 
-    // Row sums over the 4 lanes of each row.
-    l0 += DG_SHFL_XOR(l0, 1);
-    l0 += DG_SHFL_XOR(l0, 2);
-    l1 += DG_SHFL_XOR(l1, 1);
-    l1 += DG_SHFL_XOR(l1, 2);
+    l0 = dg_quad_sum(l0);
+    l1 = dg_quad_sum(l1);
 
     // Merge the two pairs: pair 1 hands (max, sum, output) of its rows to pair 0 through shared memory.
     float* mo = reinterpret_cast<float*>(dg_smem);       // [32][hdp] output of pair 1
@@ -301,6 +319,262 @@ __device__ __forceinline__ void dg_attention_mma(const float* q, int qStride, in
     }
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// The sm_80+ body for head sizes up to 64 (every Whisper): 64 queries per block, warp w owns rows
+// 16 w .. 16 w + 15 and walks every visible key; the block stages each 32-key tile of K and V once
+// (as f16 hi/lo halves, both key-major) for all four warps, so a tile's split serves 64 queries
+// (the sm_75 body: 32) and no merge is needed. Fragments come by ldmatrix (V's transposed by
+// ldmatrix.trans, so V is stored with 8-byte stores like K, not transposed element by element),
+// products by m16n8k16 (half the mma instructions of m16n8k8), the split by packed conversions.
+// Precision as the sm_75 body: 3 mmas per product (lo.hi, hi.lo, hi.hi), P.V of each tile summed
+// in a fresh accumulator and added to the output in f32; probabilities by exp2 (see below).
+
+#define DG_AQ64 64 // queries per call of the sm_80 body
+
+__device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, int queries, const float* kb,
+                                                   const float* vb, int kvStride, int nk, int hd, int causal,
+                                                   float* out, int outStride, int i0) {
+    extern __shared__ __align__(16) unsigned char dg_smem[];
+    const int tid = threadIdx.x;
+    const int lane = tid & 31;
+    const int warp = tid >> 5;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const int hdp = (hd + 15) & ~15; // head size padded to the k16 step (the padding reads as zeros)
+    const int kld = hdp + 8;         // halves per staged row: 16-byte rows, conflict-free ldmatrix
+    const int nks = hdp / 16;        // k-steps over the head dimension
+    const int nds = hdp / 8;         // output n-blocks
+    // Scores in log2 units (FlashAttention's exp2 form): x = q · k / sqrt(hd) · log2(e), p = 2^(x - max),
+    // one SFU instruction per probability (expf takes ~8). The factor (in double, then float) goes
+    // into Q before its split, so the scores come out of the mmas already scaled.
+    const float scaleLog2 = (float) (1.4426950408889634 / sqrt((double) hd));
+
+    // [DG_AK][kld] each, key-major: 4 * 32 * kld halves (18 432 bytes at head size 64).
+    __half* khi = reinterpret_cast<__half*>(dg_smem);
+    __half* klo = khi + DG_AK * kld;
+    __half* vhi = klo + DG_AK * kld;
+    __half* vlo = vhi + DG_AK * kld;
+
+    const int wFirst = i0 + warp * 16; // this warp's rows
+    const int r0 = wFirst + g;          // this lane's two rows
+    const int r1 = r0 + 8;
+
+    // Q fragments (hi/lo) of Q · scaleLog2, A layout of m16n8k16: a0 (g, 2t), a1 (g + 8, 2t),
+    // a2 (g, 2t + 8), a3 (g + 8, 2t + 8).
+    unsigned qh[4][4], ql[4][4];
+#pragma unroll
+    for (int ks = 0; ks < 4; ks++) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const int row = (e & 1) ? r1 : r0;
+            const int d = ks * 16 + (e >> 1) * 8 + 2 * t;
+            float x0 = 0.0f, x1 = 0.0f;
+            if (ks < nks && row < queries) {
+                const float* qr = q + (long long) row * qStride;
+                x0 = d < hd ? qr[d] * scaleLog2 : 0.0f;
+                x1 = d + 1 < hd ? qr[d + 1] * scaleLog2 : 0.0f;
+            }
+            dg_split2_packed(x0, x1, qh[ks][e], ql[ks][e]);
+        }
+    }
+
+    float o[8][4];
+    dg_zero(o);
+    float m0 = -DG_INF, m1 = -DG_INF; // running max of rows r0, r1
+    float l0 = 0.0f, l1 = 0.0f;       // this lane's part of the running sums
+
+    // Rows past the queries hold zero Q: their scores are finite and never written, so only keys
+    // need masking, and only in a tile that reaches past some row's last visible key.
+    const int vis0 = causal ? nk - queries + r0 + 1 : nk;
+    const int vis1 = causal ? nk - queries + r1 + 1 : nk;
+    const int lastQuery = min(i0 + DG_AQ64, queries) - 1;
+    const int visibleMax = causal ? min(nk, nk - queries + lastQuery + 1) : nk;
+    const bool active = wFirst < queries;
+    const int wLast = min(wFirst + 15, queries - 1);
+    const int wVisMax = causal ? nk - queries + wLast + 1 : nk;  // keys this warp's last row sees
+    const int wVisMin = causal ? nk - queries + wFirst + 1 : nk; // keys its first row sees
+
+    const bool vec = dg_rows16(kb, vb, hd, kvStride);
+
+    // ldmatrix row addresses: lane i names row i % 8 of matrix i / 8; matrices 0, 1 of the hi
+    // halves, 2, 3 of the lo halves. K (not transposed): matrix 1 is 8 channels on; V (transposed):
+    // matrix 1 is 8 keys on.
+    const int lm = lane >> 3;
+    const __half* kFrag = (lm >= 2 ? klo : khi) + (lane & 7) * kld + (lm & 1) * 8;
+    const __half* vFrag = (lm >= 2 ? vlo : vhi) + ((lm & 1) * 8 + (lane & 7)) * kld;
+
+    for (int kc = 0; kc < visibleMax; kc += DG_AK) {
+        // Stage the tile: K and V rows as hi/lo halves, zero past the visible keys and past hd.
+        if (vec) {
+            const int d = (tid & 15) * 4;
+            if (d < hdp) {
+#pragma unroll
+                for (int r = 0; r < DG_AK / 8; r++) {
+                    const int j = (tid >> 4) + 8 * r;
+                    const int key = kc + j;
+                    const bool in = key < visibleMax && d < hd;
+                    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    const float4 x = in ? *reinterpret_cast<const float4*>(kb + (long long) key * kvStride + d) : zero;
+                    const float4 y = in ? *reinterpret_cast<const float4*>(vb + (long long) key * kvStride + d) : zero;
+                    unsigned h01, l01, h23, l23;
+                    dg_split2_packed(x.x, x.y, h01, l01);
+                    dg_split2_packed(x.z, x.w, h23, l23);
+                    *reinterpret_cast<uint2*>(khi + j * kld + d) = make_uint2(h01, h23);
+                    *reinterpret_cast<uint2*>(klo + j * kld + d) = make_uint2(l01, l23);
+                    dg_split2_packed(y.x, y.y, h01, l01);
+                    dg_split2_packed(y.z, y.w, h23, l23);
+                    *reinterpret_cast<uint2*>(vhi + j * kld + d) = make_uint2(h01, h23);
+                    *reinterpret_cast<uint2*>(vlo + j * kld + d) = make_uint2(l01, l23);
+                }
+            }
+        } else {
+            const int d = (tid & 31) * 2;
+            if (d < hdp) {
+#pragma unroll
+                for (int r = 0; r < DG_AK / 4; r++) {
+                    const int j = (tid >> 5) + 4 * r;
+                    const int key = kc + j;
+                    const bool in = key < visibleMax;
+                    const float* kr = kb + (long long) key * kvStride + d;
+                    const float* vr = vb + (long long) key * kvStride + d;
+                    const float x0 = in && d < hd ? kr[0] : 0.0f, x1 = in && d + 1 < hd ? kr[1] : 0.0f;
+                    const float y0 = in && d < hd ? vr[0] : 0.0f, y1 = in && d + 1 < hd ? vr[1] : 0.0f;
+                    unsigned hi, lo;
+                    dg_split2_packed(x0, x1, hi, lo);
+                    *reinterpret_cast<unsigned*>(khi + j * kld + d) = hi;
+                    *reinterpret_cast<unsigned*>(klo + j * kld + d) = lo;
+                    dg_split2_packed(y0, y1, hi, lo);
+                    *reinterpret_cast<unsigned*>(vhi + j * kld + d) = hi;
+                    *reinterpret_cast<unsigned*>(vlo + j * kld + d) = lo;
+                }
+            }
+        }
+        __syncthreads();
+
+        if (active && kc < wVisMax) { // warp-uniform: a warp with no row or no visible key idles
+            // S = Q . K^T: 16 rows x 32 keys, four 16 x 8 blocks (k-step outside: 4 independent chains).
+            float s[4][4];
+            dg_zero(s);
+#pragma unroll
+            for (int ks = 0; ks < 4; ks++) {
+                if (ks < nks) {
+#pragma unroll
+                    for (int nb = 0; nb < 4; nb++) {
+                        unsigned b[4]; // hi b0, hi b1, lo b0, lo b1
+                        dg_ldmatrix_x4(b, kFrag + nb * 8 * kld + ks * 16);
+                        dg_mma_16x8x16(s[nb], ql[ks], b[0], b[1]);
+                        dg_mma_16x8x16(s[nb], qh[ks], b[2], b[3]);
+                        dg_mma_16x8x16(s[nb], qh[ks], b[0], b[1]);
+                    }
+                }
+            }
+            // Mask; element e of block nb is row (e < 2 ? r0 : r1), key kc + 8 nb + 2t + (e & 1).
+            if (kc + DG_AK > wVisMin) {
+#pragma unroll
+                for (int nb = 0; nb < 4; nb++) {
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int key = kc + nb * 8 + 2 * t + (e & 1);
+                        s[nb][e] = key < (e < 2 ? vis0 : vis1) ? s[nb][e] : -DG_INF;
+                    }
+                }
+            }
+            float tmax0 = -DG_INF, tmax1 = -DG_INF;
+#pragma unroll
+            for (int nb = 0; nb < 4; nb++) {
+                tmax0 = fmaxf(tmax0, fmaxf(s[nb][0], s[nb][1]));
+                tmax1 = fmaxf(tmax1, fmaxf(s[nb][2], s[nb][3]));
+            }
+            // Every warp starts at key 0, which every row sees (a row past the queries scores 0 with its
+            // zero Q): the new max is finite, so no -inf guard is needed; 2^(-inf) = 0 for the masked
+            // keys and for the first tile's rescale (m = -inf).
+            const float n0 = fmaxf(m0, dg_quad_max(tmax0));
+            const float n1 = fmaxf(m1, dg_quad_max(tmax1));
+            const float a0 = dg_ex2(m0 - n0);
+            const float a1 = dg_ex2(m1 - n1);
+            m0 = n0;
+            m1 = n1;
+            float sum0 = 0.0f, sum1 = 0.0f;
+#pragma unroll
+            for (int nb = 0; nb < 4; nb++) {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    s[nb][e] = dg_ex2(s[nb][e] - (e < 2 ? n0 : n1));
+                }
+                sum0 += s[nb][0] + s[nb][1];
+                sum1 += s[nb][2] + s[nb][3];
+            }
+            l0 = l0 * a0 + sum0;
+            l1 = l1 * a1 + sum1;
+            if (__any_sync(0xffffffffu, a0 != 1.0f || a1 != 1.0f)) { // late tiles rarely move a max
+#pragma unroll
+                for (int nd = 0; nd < 8; nd++) {
+                    o[nd][0] *= a0;
+                    o[nd][1] *= a0;
+                    o[nd][2] *= a1;
+                    o[nd][3] *= a1;
+                }
+            }
+            // O += P . V: blocks 2kk, 2kk + 1 of the scores are k-step kk of P (A layout). The tile's
+            // sum goes to a fresh accumulator, added to O in f32.
+            unsigned ph[2][4], pl[2][4];
+#pragma unroll
+            for (int kk = 0; kk < 2; kk++) {
+                dg_split2_packed(s[2 * kk][0], s[2 * kk][1], ph[kk][0], pl[kk][0]);
+                dg_split2_packed(s[2 * kk][2], s[2 * kk][3], ph[kk][1], pl[kk][1]);
+                dg_split2_packed(s[2 * kk + 1][0], s[2 * kk + 1][1], ph[kk][2], pl[kk][2]);
+                dg_split2_packed(s[2 * kk + 1][2], s[2 * kk + 1][3], ph[kk][3], pl[kk][3]);
+            }
+#pragma unroll
+            for (int nd = 0; nd < 8; nd++) {
+                if (nd < nds) {
+                    float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+                    for (int kk = 0; kk < 2; kk++) {
+                        unsigned b[4]; // hi b0, hi b1, lo b0, lo b1
+                        dg_ldmatrix_x4_trans(b, vFrag + kk * 16 * kld + nd * 8);
+                        dg_mma_16x8x16(part, pl[kk], b[0], b[1]);
+                        dg_mma_16x8x16(part, ph[kk], b[2], b[3]);
+                        dg_mma_16x8x16(part, ph[kk], b[0], b[1]);
+                    }
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        o[nd][e] += part[e];
+                    }
+                }
+            }
+        }
+        __syncthreads(); // the next tile overwrites the staged keys and values
+    }
+
+    l0 = dg_quad_sum(l0);
+    l1 = dg_quad_sum(l1);
+    const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f;
+    const float inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
+#pragma unroll
+    for (int nd = 0; nd < 8; nd++) {
+        if (nd < nds) {
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int row = e < 2 ? r0 : r1;
+                const int d = nd * 8 + 2 * t + (e & 1);
+                if (row < queries && d < hd) {
+                    out[(long long) row * outStride + d] = o[nd][e] * (e < 2 ? inv0 : inv1);
+                }
+            }
+        }
+    }
+}
+#endif
+
+// Queries go to blocks in runs of 32: gridDim.x blocks share them, each taking
+// roundUp(ceil(queries / gridDim.x), 32), so any grid covers every query once. GpuBackend launches
+// ceil(queries / 64) blocks (head size > 64: ceil(queries / 32)). On sm_80+ with head size <= 64, a block with 33..64 queries runs them
+// through dg_attention_mma64; every other block (32 or fewer queries: every decoder
+// step and prompt, the encoder's last block; head size > 64; sm_75) runs dg_attention_mma once per
+// 32 queries (a grid with more than 64 per block, which GpuBackend never launches, too), so the
+// decoder's launches run the sm_75 body exactly as before. Each path returns on its own: one loop
+// around both bodies made ptxas spill at the 128-register cap.
 extern "C" __global__ void __launch_bounds__(DG_AT, DG_AMMA_MIN_BLOCKS) attention_f32(const float* q, int qStride, int batch, int queries,
                                                                   const float* k, const float* v,
                                                                   long long kvBatchStride, int kvStride,
@@ -313,12 +587,30 @@ extern "C" __global__ void __launch_bounds__(DG_AT, DG_AMMA_MIN_BLOCKS) attentio
     const float* kb = k + b * kvBatchStride + h * hd;
     const float* vb = v + b * kvBatchStride + h * hd;
     float* ob = out + (long long) b * queries * (heads * hd) + h * hd;
-    if (hd <= 64) {
-        dg_attention_mma<64>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, b, h,
-                             blockIdx.x * DG_AQ);
-    } else {
-        dg_attention_mma<128>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, b, h,
-                              blockIdx.x * DG_AQ);
+    const int per = ((queries + (int) gridDim.x - 1) / (int) gridDim.x + DG_AQ - 1) & ~(DG_AQ - 1);
+    const int first = (int) blockIdx.x * per;
+    const int end = min(first + per, queries);
+    if (hd > 64) { // no Whisper; spills at the 128-register cap (GpuBackend launches 32 queries per block)
+        for (int i0 = first; i0 < end; i0 += DG_AQ) {
+            if (i0 != first) {
+                __syncthreads(); // the previous call's last reads of shared memory are done
+            }
+            dg_attention_mma<128>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, b, h,
+                                  i0);
+        }
+        return;
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (end - first > DG_AQ && per <= DG_AQ64) { // GpuBackend's grid: per is 64 wherever queries > 32
+        dg_attention_mma64(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, first);
+        return;
+    }
+#endif
+    for (int i0 = first; i0 < end; i0 += DG_AQ) {
+        if (i0 != first) {
+            __syncthreads();
+        }
+        dg_attention_mma<64>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, b, h, i0);
     }
 }
 

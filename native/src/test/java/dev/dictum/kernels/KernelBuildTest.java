@@ -145,6 +145,18 @@ class KernelBuildTest {
     }
 
     /**
+     * Issue 12: attention's sm_80 body (m16n8k16 mmas, V fragments by ldmatrix.trans) is compiled only
+     * into the cubins (from the compute_80 PTX); the shipped compute_75 PTX, which the driver JIT-compiles
+     * for GPUs without a cubin (sm_75 among them, which has no m16n8k16), must keep the sm_75 body alone.
+     */
+    @Test
+    void theShippedPtxKeepsAttentionsSm75Body() {
+        String ptx = new String(KernelResources.bytes("ptx/attention.ptx"), StandardCharsets.US_ASCII);
+        assertThat(ptx).contains(".target sm_75").contains("mma.sync.aligned.m16n8k8")
+                .doesNotContain("m16n8k16").doesNotContain(".trans");
+    }
+
+    /**
      * The test-only modules (manifest "testModules"): the portable attention body, built for NVIDIA so
      * that GpuOpsTest's "cuda-portable" cases run the AMD body's code on a CUDA device. It must be the
      * f32 body (no tensor-core mma), with every kernel of its source, for the PTX and every cubin target.

@@ -49,10 +49,10 @@ class PortableAttentionEmulatorTest {
         }
     }
 
-    private record Result(int exit, String output) {
+    record Result(int exit, String output) {
     }
 
-    private static Result run(List<String> cmd) throws IOException, InterruptedException {
+    static Result run(List<String> cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
@@ -63,7 +63,7 @@ class PortableAttentionEmulatorTest {
     }
 
     /** g++ if it compiles a C++20 {@code <barrier>}, else null. */
-    private static String compiler() throws InterruptedException {
+    static String compiler() throws InterruptedException {
         try {
             Path probe = Files.createTempFile("barrier", ".cpp");
             Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");

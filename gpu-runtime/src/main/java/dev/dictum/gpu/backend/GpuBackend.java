@@ -474,7 +474,8 @@ public final class GpuBackend implements Backend {
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
         long keysDev = staging.ints(keys, batch);
-        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, 32), heads, batch, 128, shared,
+        int perBlock = attentionQueriesPerBlock(driver.api(), attentionModule, headDim);
+        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, 128, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
@@ -652,6 +653,16 @@ public final class GpuBackend implements Backend {
         }
     }
 
+    /**
+     * Queries per block of attention_f32 (ABI.md): the NVIDIA body takes 64 at head sizes up to 64 (its
+     * sm_80+ path stages each K/V tile once for 64 queries; any grid is correct for it, as it divides
+     * the queries by gridDim.x), the portable body (AMD, the HIP stand-in, attention_portable) exactly 32.
+     */
+    static int attentionQueriesPerBlock(String api, String module, int headDim) {
+        boolean tensorCoreBody = api.equals("cuda") && module.equals("attention");
+        return tensorCoreBody && headDim <= 64 ? 64 : 32;
+    }
+
     private int attentionShared(int headDim) {
         if (headDim < 1 || headDim > 128) {
             throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
@@ -659,8 +670,10 @@ public final class GpuBackend implements Backend {
         // What either body of attention.cu uses (ABI.md): the NVIDIA tensor-core body's f16 hi/lo staging
         // and merge area, or the portable (AMD) body's K and V tiles of 32 keys x 64 or 128 channels.
         int tensorCore = 4 * (80 * ((headDim + 7) & ~7) + 256);
+        // The sm_80+ body (head size <= 64): K and V of 32 keys as hi/lo halves, rows of roundUp(hd, 16) + 8.
+        int tensorCore64 = headDim <= 64 ? 2 * 4 * 32 * (((headDim + 15) & ~15) + 8) : 0;
         int portable = 4 * 2 * 32 * (headDim <= 64 ? 64 : 128);
-        int shared = Math.max(tensorCore, portable);
+        int shared = Math.max(Math.max(tensorCore, tensorCore64), portable);
         if (shared > device.props().sharedMemoryPerBlock()) {
             throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
                     + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());

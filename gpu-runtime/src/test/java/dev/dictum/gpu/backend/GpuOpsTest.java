@@ -270,6 +270,8 @@ class GpuOpsTest {
             out.add(Arguments.of(api, 1, 6, 6, 1, 64, false, true)); // tiny: 6 x 64
             out.add(Arguments.of(api, 3, 3, 40, 3, 17, true, false)); // odd head size
             out.add(Arguments.of(api, 2, 45, 77, 3, 24, true, true)); // odd sizes, causal, a partial tile
+            out.add(Arguments.of(api, 1, 100, 300, 6, 64, true, true)); // a long prompt: causal, 64-query blocks
+            out.add(Arguments.of(api, 2, 40, 40, 2, 33, false, false)); // 64-query blocks, element loads
             out.add(Arguments.of(api, 2, 33, 65, 2, 96, false, false)); // a larger head size
             out.add(Arguments.of(api, 1, 70, 129, 2, 128, false, true)); // the largest head size
             out.add(Arguments.of(api, 1, 1, 1, 1, 1, false, false));
