@@ -45,3 +45,27 @@ __device__ __forceinline__ float dg_ex2(float x) {
     asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
     return y;
 }
+
+// d = a . b (no accumulator input: a zero register, not four zeroing moves).
+__device__ __forceinline__ void dg_mma_16x8x16_from_zero(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %10, %10, %10};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+}
+
+// 16 bytes from global to shared, bypassing L1; srcBytes < 16 fills the rest with zeros.
+__device__ __forceinline__ void dg_cp_async16(void* shared, const void* global, int srcBytes) {
+    const unsigned a = (unsigned) __cvta_generic_to_shared(shared);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(a), "l"(global), "r"(srcBytes));
+}
+
+__device__ __forceinline__ void dg_cp_async_commit() {
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+// Waits until at most N of this thread's committed groups are still in flight.
+template <int N>
+__device__ __forceinline__ void dg_cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}

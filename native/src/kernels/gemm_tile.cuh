@@ -34,6 +34,7 @@
 
 #if !defined(__HIP__)
 #include "dg_mma.cuh"
+#include "dg_mma_sm80.cuh"
 
 __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r, int c, float v, const __half* bias,
                                               int epilogue) {
