@@ -47,18 +47,25 @@ struct DgHiLoA {
     }
 };
 
-// The large GEMMs (GpuBackend.wideTile): gemm_f16 of x = hi + lo with a 128 x 128 tile per block,
-// grid (ceil(n / 128), ceil(rows / 128)). Preconditions: k % 8 == 0; hi, lo and w 16-byte aligned.
-// sm_80+: gemm_hilo.cuh; elsewhere (never launched there) the 64 x 64 body on each quarter.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
-        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
-        int k, int epilogue) {
+// The body of both gemm_f16_hilo entries: on sm_80+ gemm_hilo.cuh; elsewhere (never launched there)
+// the 64 x 64 body on each quarter of the 128 x 128 tile.
+__device__ __forceinline__ void dg_gemm_hilo_entry(const __half* xhi, const __half* xlo, const __half* w,
+                                                   const __half* bias, float* out, int rows, int n, int k,
+                                                   int epilogue) {
 #if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     dg_gemm_hilo_sm80<true>(xhi, xlo, w, bias, out, rows, n, k, epilogue, blockIdx.y * DG_HILO_TILE,
                             blockIdx.x * DG_HILO_TILE);
 #else
     dg_gemm_tile<128>(DgHiLoA{xhi, xlo, k}, w, bias, out, rows, n, k, epilogue);
 #endif
+}
+
+// The large GEMMs (GpuBackend.wideTile): gemm_f16 of x = hi + lo with a 128 x 128 tile per block,
+// grid (ceil(n / 128), ceil(rows / 128)). Preconditions: k % 8 == 0; hi, lo and w 16-byte aligned.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+    dg_gemm_hilo_entry(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }
 
 // The same with two blocks per SM (registers capped at 128: a few bytes of spills), for GEMMs with
@@ -68,10 +75,5 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2blk(
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
-#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    dg_gemm_hilo_sm80<true>(xhi, xlo, w, bias, out, rows, n, k, epilogue, blockIdx.y * DG_HILO_TILE,
-                            blockIdx.x * DG_HILO_TILE);
-#else
-    dg_gemm_tile<128>(DgHiLoA{xhi, xlo, k}, w, bias, out, rows, n, k, epilogue);
-#endif
+    dg_gemm_hilo_entry(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }

@@ -37,8 +37,6 @@ __device__ __forceinline__ void dg_gemm_hilo_sm80(const __half* xhi, const __hal
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const int warp = tid >> 5;
-    const int g = lane >> 2;
-    const int t = lane & 3;
     const int lr = lane & 7;
     const int lm = lane >> 3;
     const int wm = (warp >> 2) * 64;
@@ -140,15 +138,6 @@ __device__ __forceinline__ void dg_gemm_hilo_sm80(const __half* xhi, const __hal
         __syncthreads(); // the next iteration's copies overwrite this stage
     }
 
-#pragma unroll
-    for (int i = 0; i < MI; i++) {
-#pragma unroll
-        for (int j = 0; j < NJ; j++) {
-            const int r = row0 + wm + 16 * i + g;
-            const int c = col0 + wn + 8 * j + 2 * t;
-            dg_gemm_store2(out, rows, n, r, c, acc[i][j][0], acc[i][j][1], bias, epilogue, pairs);
-            dg_gemm_store2(out, rows, n, r + 8, c, acc[i][j][2], acc[i][j][3], bias, epilogue, pairs);
-        }
-    }
+    dg_gemm_store_warp<MI, NJ>(acc, out, rows, n, row0 + wm, col0 + wn, bias, epilogue, pairs);
 }
 #endif

@@ -214,6 +214,26 @@ __device__ __forceinline__ void dg_gemm_store2(float* out, int rows, int n, int 
     }
 }
 
+// A warp's MI x NJ blocks of m16n8 accumulators (C layout: c0, c1 at row g, columns 2t, 2t + 1;
+// c2, c3 eight rows below) stored through the epilogue, the warp's piece starting at (r0, c0).
+template <int MI, int NJ>
+__device__ __forceinline__ void dg_gemm_store_warp(const float (&acc)[MI][NJ][4], float* out, int rows, int n,
+                                                   int r0, int c0, const __half* bias, int epilogue, bool pairs) {
+    const int lane = threadIdx.x & 31;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            const int r = r0 + 16 * i + g;
+            const int c = c0 + 8 * j + 2 * t;
+            dg_gemm_store2(out, rows, n, r, c, acc[i][j][0], acc[i][j][1], bias, epilogue, pairs);
+            dg_gemm_store2(out, rows, n, r + 8, c, acc[i][j][2], acc[i][j][3], bias, epilogue, pairs);
+        }
+    }
+}
+
 template <int BM, int BN, class LoadA>
 __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __half* w, const __half* bias,
                                                   float* out, int rows, int n, int k, int epilogue, int row0,
@@ -234,8 +254,6 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
     const int tid = threadIdx.x;
     const int lane = tid & 31;
     const int warp = tid >> 5;
-    const int g = lane >> 2;
-    const int t = lane & 3;
     const int lr = lane & 7;
     const int lm = lane >> 3;
     const int wm = (warp >> 2) * WM;
@@ -363,16 +381,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
         __syncthreads();
     }
 
-#pragma unroll
-    for (int i = 0; i < MI; i++) {
-#pragma unroll
-        for (int j = 0; j < NJ; j++) {
-            const int r = row0 + wm + 16 * i + g;
-            const int c = col0 + wn + 8 * j + 2 * t;
-            dg_gemm_store2(out, rows, n, r, c, acc[i][j][0], acc[i][j][1], bias, epilogue, pairs);
-            dg_gemm_store2(out, rows, n, r + 8, c, acc[i][j][2], acc[i][j][3], bias, epilogue, pairs);
-        }
-    }
+    dg_gemm_store_warp<MI, NJ>(acc, out, rows, n, row0 + wm, col0 + wn, bias, epilogue, pairs);
 }
 #endif
 
