@@ -58,6 +58,7 @@ public final class GpuBackend implements Backend {
     private DeviceBuffer rawScratch;
     /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
     private DeviceBuffer hiloPlanes;
+    private String gemmImage;
     /**
      * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
      * size and never moved, since a captured decoder-step graph holds their addresses.
@@ -298,8 +299,15 @@ public final class GpuBackend implements Backend {
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
         return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(kernels.module("gemm").image(), rows, Math.toIntExact(w.rows()),
-                        device.props().multiprocessors());
+                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors());
+    }
+
+    /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
+    private String gemmImage() {
+        if (gemmImage == null) {
+            gemmImage = kernels.module("gemm").image();
+        }
+        return gemmImage;
     }
 
     /** x's hi/lo planes (rows · k halves each, lo after hi); returns hi's address. */
@@ -342,6 +350,11 @@ public final class GpuBackend implements Backend {
         return hiloPlanes;
     }
 
+    /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
+    static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
+        return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
+    }
+
     /**
      * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + gemm_f16_hilo (128 × 128
      * tile): only where that tile's own body is the one loaded (a cubin for sm_80 or newer; on the
@@ -350,11 +363,6 @@ public final class GpuBackend implements Backend {
      * SM): the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes
      * (tiny and small's d_model projections, prompts) keep the 64 × 64 tile, several blocks per SM.
      */
-    /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
-    static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
-        return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
-    }
-
     static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
         var cubin = GEMM_CUBIN.matcher(gemmImage);
         if (!cubin.matches() || Integer.parseInt(cubin.group(1)) < 80) {
