@@ -34,7 +34,7 @@ if [ "$mode" = pack ]; then
     mkdir -p "$dest"
     cp -r gpu-bundle/lib gpu-bundle/runtime.tar.xz gpu-bundle/testdata-tokenizer.tar.xz "$dest/"
   fi
-  cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py "$dest/"
+  cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py scripts/gpu-kernel-profile.sh "$dest/"
   # Release-to-text: ReleaseBench (app's test classes) and the toy-en sample WAVs it builds clips from.
   mkdir -p "$dest/lib-test" "$dest/release-samples"
   [ "$dest" = gpu-bundle ] || cp gpu-bundle/lib-test/app-tests.jar "$dest/lib-test/"
