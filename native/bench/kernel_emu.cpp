@@ -92,7 +92,8 @@ static int crossChunks(int rows, int keys, int heads, int headDim, int sms) {
     return (int) std::max(1L, std::min((fill + pairs - 1) / pairs, (long) (keys + 63) / 64));
 }
 
-static void crossCase(int rows, int keys, int heads, int hd, int sms, int block) {
+// hd64: cross_attention_f32_hd64 (the compiled-in head width, float4 P·V groups) instead of the generic entry.
+static void crossCase(int rows, int keys, int heads, int hd, int sms, int block, bool hd64 = false) {
     const int d = heads * hd, stride = keys + 4;
     std::vector<float> q((size_t) rows * d), kt((size_t) d * stride), v((size_t) keys * d), out((size_t) rows * d + 64);
     for (auto& e : q) e = frand() * 2;
@@ -107,8 +108,8 @@ static void crossCase(int rows, int keys, int heads, int hd, int sms, int block)
         for (int g = 0; g < 64; g++) out[(size_t) rows * d + g] = 1234.5f;
         std::fill(dynamicShared, dynamicShared + (1 << 16), NAN);
         emu_launch({(unsigned) heads, (unsigned) rows, (unsigned) chunks}, block, run == 1, [&] {
-            cross_attention_f32(q.data(), rows, kt.data(), stride, v.data(), keys, heads, hd, out.data(), partial.data(),
-                                tickets.data());
+            (hd64 ? cross_attention_f32_hd64 : cross_attention_f32)(q.data(), rows, kt.data(), stride, v.data(), keys,
+                                                                    heads, hd, out.data(), partial.data(), tickets.data());
         });
         double num = 0, den = 0;
         for (int r = 0; r < rows; r++) {
@@ -136,8 +137,8 @@ static void crossCase(int rows, int keys, int heads, int hd, int sms, int block)
         for (int g = 0; g < 64; g++) guard &= out[(size_t) rows * d + g] == 1234.5f;
         bool reset = std::all_of(tickets.begin(), tickets.end(), [](unsigned t) { return t == 0u; });
         char what[160];
-        snprintf(what, sizeof what, "cross rows %d keys %d heads %d hd %d (%d SMs: %d chunks) block %d run %d: rel err %.2e",
-                 rows, keys, heads, hd, sms, chunks, block, run, std::sqrt(num / den));
+        snprintf(what, sizeof what, "cross%s rows %d keys %d heads %d hd %d (%d SMs: %d chunks) block %d run %d: rel err %.2e",
+                 hd64 ? "_hd64" : "", rows, keys, heads, hd, sms, chunks, block, run, std::sqrt(num / den));
         check(std::sqrt(num / den) <= 1e-5, what);
         check(guard, "cross-attention wrote past its output");
         check(reset, "cross-attention left a ticket non-zero");
@@ -162,6 +163,8 @@ int main() {
         gemvCase(1, 5, 4097, 1, b, 0);   // scalar loads
         crossCase(1, 1500, 20, 64, 132, b); // a large-v3 token on an H100: 14 chunks
         crossCase(2, 1000, 3, 24, 132, b);  // odd head width, short last chunk
+        crossCase(1, 1500, 20, 64, 132, b, true);
+        crossCase(1, 1500, 6, 64, 132, b, true); // tiny: 24 chunks of 63 keys
         if (ws == 64) break;
         gemvCase(1, 160, 1280, 0, b, 0);
         gemvCase(5, 128, 5120, 0, b, 0);
@@ -178,6 +181,11 @@ int main() {
         crossCase(3, 9, 2, 8, 132, b);
         crossCase(14, 300, 20, 64, 132, b); // pairs enough: one chunk, no partials
         crossCase(1, 1500, 20, 64, 132, 256);
+        crossCase(5, 1500, 20, 64, 132, b, true);
+        crossCase(1, 700, 20, 64, 40, b, true);
+        crossCase(14, 300, 20, 64, 132, b, true);
+        crossCase(1, 1500, 20, 64, 132, 256, true);
+        crossCase(1, 1501, 12, 64, 132, b, true); // small, an odd window: the last chunk short
     }
     printf(failures ? "%d FAILED\n" : "all passed\n", failures);
     return failures ? 1 : 0;

@@ -11,14 +11,31 @@
 // pair's blocks to finish (a ticket counter, reset by that block for the next launch) rescales
 // and adds the chunks **in chunk order**: the ticket only picks who adds, never the order, so the
 // result is the same bits on every run.
+//
+// Latency, not bandwidth, bounds a decoded token's launch (a large-v3 chunk is 108 keys × 64
+// channels of K and of V: 55 KB per block, ~1 µs at an SM's share of the copy rate), so every phase
+// keeps its loads independent: with the head width known at compile time (64 in every Whisper,
+// `cross_attention_f32_hd64`) a key's 64 channels are 64 loads in flight, V is read as float4 by
+// groups of headDim / 4 threads (8 groups of 16 keys' worth in flight instead of 2 groups walking 54
+// keys one load at a time), and the last block reads the chunks' partials with independent L2
+// loads. The generic entry keeps any head width and block size.
 #include "block_reduce.cuh"
 
-extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const float* q, int rows, const float* keysT,
-                                                                       int keysStride, const float* values, int keys,
-                                                                       int heads, int headDim, float* out,
-                                                                       float* partial, unsigned int* tickets) {
+// The chunks' partials are written by other blocks: read them from L2 (CUDA's ld.global.cg), past
+// an L1 that is not coherent between blocks; HIP's volatile load does the same on AMD's L1.
+#if defined(__HIP__)
+#define DG_LOAD_L2(p) (*(const volatile float*) (p))
+#else
+#define DG_LOAD_L2(p) __ldcg(p)
+#endif
+
+// HD: the head width when known at compile time (then hd == HD), 0 for any (hd = headDim).
+template <int HD>
+__device__ __forceinline__ void cross_attention_body(const float* q, int rows, const float* keysT, int keysStride,
+                                                     const float* values, int keys, int heads, int headDim,
+                                                     float* out, float* partial, unsigned int* tickets) {
     extern __shared__ float sm[];
-    const int hd = headDim;
+    const int hd = HD > 0 ? HD : headDim;
     const int chunks = gridDim.z;
     const int chunk = (keys + chunks - 1) / chunks;
     const int k0 = blockIdx.z * chunk;
@@ -27,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     float* qh = s + chunk;       // [hd]
     float* redMax = qh + hd;     // [32]
     float* redSum = redMax + 32; // [32]
-    float* part = redSum + 32;   // [blockDim]
+    float* part = redSum + 32;   // [blockDim], or [4 * blockDim] when HD > 0 (float4 groups)
     __shared__ unsigned int lastFlag;
 
     const int h = blockIdx.x;
@@ -45,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     const float* kh = keysT + (long long) h * hd * keysStride + k0;
     for (int j = tid; j < nk; j += blockDim.x) {
         float dot = 0.0f;
-#pragma unroll 16
+#pragma unroll(HD > 0 ? HD : 16)
         for (int d = 0; d < hd; d++) {
             dot = fmaf(qh[d], kh[(long long) d * keysStride + j], dot);
         }
@@ -63,17 +80,43 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
     }
     sum = dg_block_sum(sum, redSum); // its barrier also publishes every s[j]
 
-    const int groups = blockDim.x / hd;
-    const int g = tid / hd;
-    const int d = tid - g * hd;
-    if (g < groups) {
-        float acc = 0.0f;
-        const float* vh = values + (long long) k0 * width + h * hd + d;
-#pragma unroll 8
+    // P·V: groups of threads, each group a stride of the chunk's keys, summed in group order after.
+    const float* vh = values + (long long) k0 * width + h * hd;
+    const bool vec = HD > 0 && HD % 4 == 0 && ((unsigned long long) values & 15) == 0
+                     && blockDim.x % (HD / 4 > 0 ? HD / 4 : 1) == 0;
+    int groups;
+    if (vec) {
+        constexpr int per = HD / 4 > 0 ? HD / 4 : 1; // threads per group, 4 channels each
+        groups = blockDim.x / per;
+        const int g = tid / per;
+        const int c = 4 * (tid - g * per);
+        float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 16
         for (int j = g; j < nk; j += groups) {
-            acc = fmaf(s[j], vh[(long long) j * width], acc);
+            const float4 v = *reinterpret_cast<const float4*>(vh + (long long) j * width + c);
+            const float p = s[j];
+            acc.x = fmaf(p, v.x, acc.x);
+            acc.y = fmaf(p, v.y, acc.y);
+            acc.z = fmaf(p, v.z, acc.z);
+            acc.w = fmaf(p, v.w, acc.w);
         }
-        part[g * hd + d] = acc;
+        float* mine = part + g * hd + c;
+        mine[0] = acc.x;
+        mine[1] = acc.y;
+        mine[2] = acc.z;
+        mine[3] = acc.w;
+    } else {
+        groups = blockDim.x / hd;
+        const int g = tid / hd;
+        const int d = tid - g * hd;
+        if (g < groups) {
+            float acc = 0.0f;
+#pragma unroll 8
+            for (int j = g; j < nk; j += groups) {
+                acc = fmaf(s[j], vh[(long long) j * width + d], acc);
+            }
+            part[g * hd + d] = acc;
+        }
     }
     __syncthreads();
     const long long pair = (long long) r * heads + h;
@@ -109,23 +152,43 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
         return; // uniform over the block
     }
     __threadfence();
-    // The last block: every chunk's partial is written. Read them past the (incoherent) L1.
-    const volatile float* all = partial + pair * chunks * (hd + 2);
+    // The last block: every chunk's partial is written; independent loads, added in chunk order.
+    const float* all = partial + pair * chunks * (hd + 2);
     float m = -DG_INF;
+#pragma unroll 8
     for (int c = 0; c < chunks; c++) {
-        m = fmaxf(m, all[c * (hd + 2)]);
+        m = fmaxf(m, DG_LOAD_L2(all + c * (hd + 2)));
     }
     if (tid < hd) {
         float l = 0.0f;
         float t = 0.0f;
+#pragma unroll 8
         for (int c = 0; c < chunks; c++) {
-            const float f = expf(all[c * (hd + 2)] - m); // an empty chunk has m = -inf: f = 0
-            l = fmaf(all[c * (hd + 2) + 1], f, l);
-            t = fmaf(all[c * (hd + 2) + 2 + tid], f, t);
+            const float f = expf(DG_LOAD_L2(all + c * (hd + 2)) - m); // an empty chunk has m = -inf: f = 0
+            l = fmaf(DG_LOAD_L2(all + c * (hd + 2) + 1), f, l);
+            t = fmaf(DG_LOAD_L2(all + c * (hd + 2) + 2 + tid), f, t);
         }
         out[(long long) r * width + h * hd + tid] = t / l;
     }
     if (tid == 0) {
         tickets[pair] = 0u; // ready for the next launch (graph replays reuse the counters)
     }
+}
+
+// Any head width; blocks of up to 1024 threads (a multiple of the warp size, at least headDim).
+extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const float* q, int rows, const float* keysT,
+                                                                       int keysStride, const float* values, int keys,
+                                                                       int heads, int headDim, float* out,
+                                                                       float* partial, unsigned int* tickets) {
+    cross_attention_body<0>(q, rows, keysT, keysStride, values, keys, heads, headDim, out, partial, tickets);
+}
+
+// headDim == 64 (every Whisper), blocks of up to 256 threads: shared memory holds 4 × blockDim
+// partial floats (the float4 groups) instead of blockDim.
+extern "C" __global__ void __launch_bounds__(256) cross_attention_f32_hd64(const float* q, int rows,
+                                                                          const float* keysT, int keysStride,
+                                                                          const float* values, int keys, int heads,
+                                                                          int headDim, float* out, float* partial,
+                                                                          unsigned int* tickets) {
+    cross_attention_body<64>(q, rows, keysT, keysStride, values, keys, heads, 64, out, partial, tickets);
 }

@@ -73,6 +73,7 @@ inline float __shfl_xor_sync(unsigned, float v, int laneMask) { return emu_excha
 inline float __shfl_sync(unsigned, float v, int srcLane) { return emu_exchange(v, srcLane); }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
 template <class T> inline T __ldg(const T* p) { return *p; }
+template <class T> inline T __ldcg(const T* p) { return *p; }
 inline float __int_as_float(int i) {
     float f;
     std::memcpy(&f, &i, 4);

@@ -499,12 +499,16 @@ public final class GpuBackend implements Backend {
         int chunks = crossChunks(rows, keys, heads, headDim, device.props().multiprocessors());
         int chunk = ceil(keys, chunks);
         int block = Math.max(CROSS_BLOCK, ceil(headDim, warp) * warp);
-        int shared = 4 * (chunk + headDim + 64 + block);
+        // Every Whisper's heads are 64 wide: that entry keeps a key's 64 channels in flight and sums
+        // P·V in float4 groups, whose partials take 4 × block floats instead of block.
+        boolean hd64 = headDim == 64 && block <= 256;
+        int shared = 4 * (chunk + headDim + 64 + (hd64 ? 4 : 1) * block);
         if (shared > 48 * 1024) {
             throw new IllegalArgumentException("cross-attention over " + keys + " keys needs " + shared
                     + " bytes of shared memory (48 KiB at most)");
         }
-        kernel("cross_attention", "cross_attention_f32").launch(stream, heads, rows, chunks, block, shared,
+        kernel("cross_attention", hd64 ? "cross_attention_f32_hd64" : "cross_attention_f32").launch(stream, heads,
+                rows, chunks, block, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
                         .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0))
                         .ptr(crossPartials.address()).ptr(crossTickets.address()));
