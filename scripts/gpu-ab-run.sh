@@ -9,7 +9,7 @@
 # toy-en; scripts/bench-gpu.sh pack gpu-bundle; then put into gpu-bundle/)
 #   kernel_bench.tar.xz (kernel_bench, kernel_bench_before: native/bench/kernel_bench.cu of this tree and of
 #                                       the baseline, built with nvcc; xz keeps the call under 64 MiB)
-#   lib-base/                           the baseline's dictum-native and dictum-gpu-runtime jars
+#   lib-base/                           the baseline's Dictum jars (native, gpu-runtime, whisper-model, audio, app)
 #   gpu-ab-run.sh                       this file
 # On the GPU machine: bash gpu-bundle/gpu-ab-run.sh   (logs under $OUT or gpu-bundle/out-ab)
 #   SKIP_RUNSH=1: no run.sh; SKIP_NCU=1: no ncu; DICTUM_RUNS (default 5); BENCH_SIZES.
@@ -67,7 +67,7 @@ tail -3 "$O/make.log"
 JAVA="$B/runtime/bin/java"
 FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
 CP_NEW="$(ls "$B"/lib/*.jar | tr '\n' ':')"
-CP_BASE="$(ls "$B"/lib/*.jar | grep -v -e '/dictum-native-' -e '/dictum-gpu-runtime-' | tr '\n' ':')$(ls "$B"/lib-base/*.jar | tr '\n' ':')"
+CP_BASE="$(ls "$B"/lib/*.jar | grep -v '/dictum-' | tr '\n' ':')$(ls "$B"/lib-base/*.jar | tr '\n' ':')"
 for s in "${SIZES[@]}"; do
   for label in base new; do
     cp="$CP_NEW"
