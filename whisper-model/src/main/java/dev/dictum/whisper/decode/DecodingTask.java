@@ -43,8 +43,9 @@ public final class DecodingTask {
     private final int sampleLen;
     private final int[] suppressTokens;
     /**
-     * Draft tokens that must remain after a wrong one for the rest to be checked in another batched
-     * pass (a pass over a few rows costs about one step; fewer are decoded step by step).
+     * Draft tokens that must remain after a wrong one for the rest to be checked in one more batched
+     * pass (a pass over a few rows costs about one step; fewer are decoded step by step). At most one
+     * such pass per decoding, so a wrong draft costs at most one step more than none.
      */
     static final int RESYNC_MIN = 3;
 
@@ -134,6 +135,7 @@ public final class DecodingTask {
         // ahead[x] decides sampled token aheadBase + x, valid while the tokens chosen since aheadBase are
         // the ones that pass fed after its first token (checked[aheadBase..]: the draft, position for position).
         int aheadBase = 0;
+        boolean resynced = false;
         for (int i = 0; i < sampleLen; i++) {
             float[][] next = logits;
             if (ahead != null && i - aheadBase < ahead.length
@@ -144,7 +146,8 @@ public final class DecodingTask {
                     // Off the draft (or past it): keep the initial tokens and the i - 1 chosen ones.
                     state.truncate(tokens.length + i - 1);
                     ahead = null;
-                    if (checked.length - i >= RESYNC_MIN) {
+                    if (!resynced && checked.length - i >= RESYNC_MIN) {
+                        resynced = true; // once: a draft wrong twice is not worth more passes than steps
                         // One token differed; the draft's rest may still be right (a word heard differently):
                         // check it after the right token in one more pass.
                         int[] fed = new int[1 + checked.length - i];

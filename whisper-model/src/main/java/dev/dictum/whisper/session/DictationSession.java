@@ -36,7 +36,11 @@ import java.util.function.Function;
  *     transcribed for the partial-text listener (never part of the result).</li>
  * </ul>
  * Exact by construction: {@link #finish()} returns the concatenated texts of {@link #pieces()}, each
- * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Work
+ * transcribed from scratch in order with the same prompts (the tests compare byte for byte). The run at
+ * the release checks the latest live text of its piece as a draft in one batched decoder pass: the
+ * greedy decisions are the same rule, but the draft positions' logits come from the batched pass and
+ * may differ in the last bits from single steps, so "byte for byte" holds wherever the top two logits
+ * are not a near-tie (see {@link dev.dictum.whisper.decode.DecodingTask}). Work
  * that stops being wanted (a pause that speech ended, a partial overtaken by a pause, a cancel) is
  * dropped within one decoder step or encoder layer. {@link #feed} only appends under a short lock: it never waits
  * for the engine, so it can run on the capture thread.
@@ -49,6 +53,8 @@ public final class DictationSession implements AutoCloseable {
     private static final int QUIET_WINDOW = RATE / 5;
     private static final int QUIET_STEP = 160;
     private static final long PARTIAL_EVERY_NANOS = 1_000_000_000L;
+    /** For A/B timing only: {@code -Ddictum.release.noDraft=true} runs the release without the live text's draft. */
+    private static final boolean DRAFTS = !Boolean.getBoolean("dictum.release.noDraft");
 
     /** A stretch of the fed audio, in samples [start, end). */
     public record Range(int start, int end) {
@@ -446,7 +452,7 @@ public final class DictationSession implements AutoCloseable {
      * mostly right.
      */
     private int[] draftFor(Range range) {
-        if (draft == null || draft.start() != range.start()) {
+        if (!DRAFTS || draft == null || draft.start() != range.start()) {
             return null;
         }
         int[] t = Arrays.copyOf(draft.tokens(), draft.tokens().length + 1);
