@@ -108,7 +108,7 @@ public final class WhisperModel implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel, int positions) {
-        return encode(logMel, positions, () -> true);
+        return encode(logMel, positions, AudioEncoder.ALWAYS);
     }
 
     @Override
