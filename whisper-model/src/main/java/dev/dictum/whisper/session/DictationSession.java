@@ -98,10 +98,11 @@ public final class DictationSession implements AutoCloseable {
     private enum Kind { PIECE, SPECULATIVE, PARTIAL }
 
     /**
+     * @param fed   samples of {@code audio} that were fed (the rest: a pause's announced tail)
      * @param draft for the run at the release: the latest live text's or speculation's tokens of the
      *              same open piece (same start, so the same prompt), checked in one decoder pass; else null
      */
-    private record Job(Kind kind, Range range, float[] audio, int[] context, String language, int[] draft) {
+    private record Job(Kind kind, Range range, float[] audio, int fed, int[] context, String language, int[] draft) {
     }
 
     /** The first window's tokens of the latest finished transcription of the open piece starting at {@code start}. */
@@ -157,6 +158,8 @@ public final class DictationSession implements AutoCloseable {
     private Ran finalRun;
     // the session's thread only: the parts of the run in progress
     private long melNanos;
+    /** The log-mel frames of the piece the last job was over, kept for the next job over it. */
+    private PieceMel pieceMel;
     private long transcribeNanos;
 
     /**
@@ -416,7 +419,7 @@ public final class DictationSession implements AutoCloseable {
                 return null;
             }
             Job j = job(Kind.PIECE, last, null);
-            return new Job(j.kind(), j.range(), j.audio(), j.context(), j.language(), draftFor(last));
+            return new Job(j.kind(), j.range(), j.audio(), j.fed(), j.context(), j.language(), draftFor(last));
         }
         if (pause != null) {
             Range r = new Range(openStart, pause.end());
@@ -441,7 +444,7 @@ public final class DictationSession implements AutoCloseable {
             System.arraycopy(tail, 0, a, fed - range.start(), tail.length);
         }
         String language = results.isEmpty() ? null : results.get(0).language();
-        return new Job(kind, range, a, context(), language, null);
+        return new Job(kind, range, a, fed - range.start(), context(), language, null);
     }
 
     /**
@@ -499,9 +502,10 @@ public final class DictationSession implements AutoCloseable {
 
     private TranscriptionResult run(Job job) {
         long t0 = System.nanoTime();
-        StreamingMelSource mel = new StreamingMelSource(nMels);
-        mel.push(job.audio(), 0, job.audio().length);
-        mel.finish();
+        if (pieceMel == null || pieceMel.start != job.range().start()) {
+            pieceMel = new PieceMel(nMels, job.range().start());
+        }
+        StreamingMelSource mel = pieceMel.source(job.audio(), job.fed());
         melNanos = System.nanoTime() - t0;
         TranscribeOptions o = job.language() == null || options.decoding().language() != null ? options
                 : options.withDecoding(options.decoding().withLanguage(job.language()));
@@ -523,9 +527,7 @@ public final class DictationSession implements AutoCloseable {
                     throw e;
                 }
                 model = fallback.apply(e);
-                mel = new StreamingMelSource(nMels);
-                mel.push(job.audio(), 0, job.audio().length);
-                mel.finish();
+                mel = pieceMel.source(job.audio(), job.fed());
             }
         }
     }
