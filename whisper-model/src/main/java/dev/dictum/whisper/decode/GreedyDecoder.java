@@ -2,7 +2,6 @@ package dev.dictum.whisper.decode;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.random.RandomGenerator;
 
@@ -102,14 +101,7 @@ final class GreedyDecoder implements TokenDecoder {
         if (pending == null) {
             return;
         }
-        try {
-            pending.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while computing log-probabilities", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("computing log-probabilities failed", e.getCause());
-        }
+        SideThread.get(pending);
         pending = null;
         for (int r = 0; r < batch.size(); r++) {
             if (pendingRow[r]) {

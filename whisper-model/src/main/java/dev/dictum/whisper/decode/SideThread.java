@@ -1,7 +1,9 @@
 package dev.dictum.whisper.decode;
 
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * One daemon thread for host work that can run while the decoder computes the next step (the
@@ -16,5 +18,18 @@ final class SideThread {
     });
 
     private SideThread() {
+    }
+
+    /** The task's result, its failure rethrown unchecked. */
+    static <T> T get(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the side thread", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re
+                    : new IllegalStateException("side thread failed", e.getCause());
+        }
     }
 }

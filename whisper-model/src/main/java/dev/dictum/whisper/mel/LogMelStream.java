@@ -136,6 +136,12 @@ public final class LogMelStream {
         return Math.max(0L, (long) frame * MelConstants.HOP_LENGTH - MelConstants.CENTER_PAD);
     }
 
+    /** The first frame of audio of {@code samples} samples that lies wholly in the zero padding: silence. */
+    public static int firstSilentFrame(long samples) {
+        return (int) Math.min(Integer.MAX_VALUE,
+                (samples + MelConstants.CENTER_PAD + MelConstants.HOP_LENGTH - 1) / MelConstants.HOP_LENGTH);
+    }
+
     /** Frames whose samples all lie in the first {@code samples} samples (what later audio cannot change). */
     public static int framesWithin(long samples) {
         if (samples <= MelConstants.CENTER_PAD) {

@@ -148,8 +148,9 @@ final class KvDecoderState implements DecoderState {
             if (allLogits != null) {
                 allLogits.close();
             }
-            allLogits = be.allocate((long) count * vocab);
-            allLogitsRows = count;
+            // room for a typical draft at once: growing later frees the old buffer (a device sync)
+            allLogitsRows = Math.max(count, 32);
+            allLogits = be.allocate((long) allLogitsRows * vocab);
         }
         be.linear(s.h, 0, count, dec.tokens, null, allLogits, 0, Epilogue.NONE);
         if (hostLogits.length < count * vocab) {

@@ -180,7 +180,10 @@ final class StreamingMelSource implements MelWindowSource {
             if (cancelled) {
                 throw new CancellationException("transcription cancelled");
             }
-            return LogMelNormalizer.window(frames, seekFrame);
+            float[] out = new float[nMels * MelConstants.WINDOW_FRAMES];
+            int silentFrom = finished ? LogMelStream.firstSilentFrame(stream.samplesPushed()) : Integer.MAX_VALUE;
+            LogMelNormalizer.window(frames, seekFrame, out, silentFrom);
+            return out;
         } finally {
             lock.unlock();
         }
