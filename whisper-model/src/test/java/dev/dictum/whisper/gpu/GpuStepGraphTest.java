@@ -186,6 +186,64 @@ class GpuStepGraphTest {
         }
     }
 
+    /**
+     * The release's draft on the GPU (issue 12): a transcription given the tokens of the same audio's
+     * transcription as a draft (exact, wrong in the middle, wrong at the first token) checks them in
+     * one batched pass and gives the text of no draft; the exact one is accepted whole.
+     */
+    @Test
+    void aDraftCheckedInOneBatchedPassGivesTheTextOfNoDraft() throws Exception {
+        GpuDriver real = driver("cuda");
+        float[] audio = TestData.wav16kMono(WAV);
+        try (WhisperEngine g = WhisperEngine.load(MODEL, new GpuBackend(real, 0))) {
+            TranscribeOptions o = TranscribeOptions.defaults();
+            o = o.withDecoding(o.decoding().withWithoutTimestamps(true));
+            float[] window = new LogMel(g.model().dims().nMels()).window(audio);
+            dev.dictum.whisper.decode.MelWindowSource mel = new dev.dictum.whisper.decode.MelWindowSource() {
+                @Override
+                public int melBins() {
+                    return g.model().dims().nMels();
+                }
+
+                @Override
+                public int totalFrames() {
+                    return audio.length / 160;
+                }
+
+                @Override
+                public float[] window(int seekFrame) {
+                    return window.clone(); // one window: without timestamps the seek moves past it
+                }
+
+                @Override
+                public void discardBefore(int frame) {
+                }
+            };
+            dev.dictum.whisper.decode.Transcriber t = new dev.dictum.whisper.decode.Transcriber(g.model(), g.codec());
+            TranscriptionResult want = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE, new int[0]);
+            int[] tokens = want.firstWindowTokens();
+            assertThat(tokens.length).isGreaterThanOrEqualTo(4);
+            int eot = g.model().vocabulary().specials().eot();
+            int[] exact = java.util.Arrays.copyOf(tokens, tokens.length + 1);
+            exact[tokens.length] = eot;
+            int[] middle = exact.clone();
+            middle[tokens.length / 2] = middle[tokens.length / 2] == 262 ? 263 : 262;
+            int[] first = exact.clone();
+            first[0] = first[0] == 262 ? 263 : 262;
+            for (int[] draft : List.of(exact, middle, first)) {
+                TranscriptionResult got = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE,
+                        new int[0], draft);
+                assertThat(got.text()).as("draft %s", java.util.Arrays.toString(draft)).isEqualTo(want.text());
+                assertThat(got.firstWindowTokens()).containsExactly(tokens);
+                assertThat(got.timings().draftChecked()).isPositive();
+            }
+            TranscriptionResult e = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE, new int[0],
+                    exact);
+            assertThat(e.timings().draftAccepted()).isEqualTo(exact.length);
+            assertThat(e.timings().decodeSteps()).as("sot, then one pass").isEqualTo(2);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"streamBeginCapture", "graphInstantiate", "graphLaunch"})
     void aGraphCallThatFailsLeavesEagerStepsAndTheSameTranscript(String call) throws Exception {
