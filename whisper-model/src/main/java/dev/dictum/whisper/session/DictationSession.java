@@ -36,8 +36,9 @@ import java.util.function.Function;
  *     transcribed for the partial-text listener (never part of the result).</li>
  * </ul>
  * Exact by construction: {@link #finish()} returns the concatenated texts of {@link #pieces()}, each
- * transcribed from scratch in order with the same prompts (the tests compare byte for byte). The run at
- * the release checks the latest live text of its piece as a draft in one batched decoder pass: the
+ * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Every run
+ * over the open piece (the one at the release, a speculation, live text) checks the latest finished
+ * transcription of that piece as a draft in one batched decoder pass: the
  * greedy decisions are the same rule, but the draft positions' logits come from the batched pass and
  * may differ in the last bits from single steps, so "byte for byte" holds wherever the top two logits
  * are not a near-tie (see {@link dev.dictum.whisper.decode.DecodingTask}). Work
@@ -99,8 +100,10 @@ public final class DictationSession implements AutoCloseable {
 
     /**
      * @param fed   samples of {@code audio} that were fed (the rest: a pause's announced tail)
-     * @param draft for the run at the release: the latest live text's or speculation's tokens of the
-     *              same open piece (same start, so the same prompt), checked in one decoder pass; else null
+     * @param draft the latest live text's or speculation's tokens of the same piece (same start, so the
+     *              same prompt), checked in one decoder pass; else null. Every job over the open piece
+     *              takes one: the run at the release, and the speculation at a pause (the answer of a
+     *              release in quiet) and the live text, which then hold the engine for less time
      */
     private record Job(Kind kind, Range range, float[] audio, int fed, int[] context, String language, int[] draft) {
     }
@@ -418,8 +421,7 @@ public final class DictationSession implements AutoCloseable {
                 complete(true);
                 return null;
             }
-            Job j = job(Kind.PIECE, last, null);
-            return new Job(j.kind(), j.range(), j.audio(), j.fed(), j.context(), j.language(), draftFor(last));
+            return job(Kind.PIECE, last, null);
         }
         if (pause != null) {
             Range r = new Range(openStart, pause.end());
@@ -444,11 +446,11 @@ public final class DictationSession implements AutoCloseable {
             System.arraycopy(tail, 0, a, fed - range.start(), tail.length);
         }
         String language = results.isEmpty() ? null : results.get(0).language();
-        return new Job(kind, range, a, fed - range.start(), context(), language, null);
+        return new Job(kind, range, a, fed - range.start(), context(), language, draftFor(range));
     }
 
     /**
-     * Under the lock: the draft for the run of {@code range} at the release, or null: the tokens of the
+     * Under the lock: the draft for a run over {@code range}, or null: the tokens of the
      * latest finished live text or speculation of the same open piece (the same start: the same prompt
      * and language), followed by eot (checked too: a draft whose decoding ended there ends the check).
      * Any draft gives the same text (DecodingTask checks every token); one from the same piece is
