@@ -27,12 +27,14 @@ import java.util.random.RandomGenerator;
  * </ol>
  * <b>A draft</b> (speculative decoding with greedy acceptance): given tokens that a transcription of
  * similar audio produced (the live text of the same piece), a greedy pass at temperature 0 over one
- * sequence feeds the rest of the initial tokens and the draft in one batched pass that returns the
+ * sequence whose first token is the draft's feeds the draft in one batched pass that returns the
  * logits at every position. The loop then walks those positions in order exactly as it would walk its
  * own steps (the same filters over the same history, the same argmax, the same stopping rules): while
  * the chosen token is the draft's, the next position's logits are already there; at the first
  * difference the chosen token is the right one anyway, the cache is cut back to the accepted tokens
- * and decoding goes on one step at a time. The decisions are those of plain greedy decoding; the
+ * and decoding goes on one step at a time (after one more pass over the draft's rest, if at least
+ * {@value #RESYNC_MIN} tokens of it are left). The first token is decided from the same prompt pass as
+ * without a draft, so a draft wrong from its start costs nothing. The decisions are those of plain greedy decoding; the
  * logits of the draft positions come from the batched pass (see {@link DecoderState#feedAll}).
  */
 public final class DecodingTask {
@@ -45,8 +47,8 @@ public final class DecodingTask {
     private final int[] suppressTokens;
     /**
      * Draft tokens that must remain after a wrong one for the rest to be checked in one more batched
-     * pass (a pass over a few rows costs about one step; fewer are decoded step by step). At most one
-     * such pass per decoding, so a wrong draft costs at most one step more than none.
+     * pass (a pass over a few rows costs about one step on a GPU; fewer are decoded step by step). At
+     * most one such pass per decoding.
      */
     static final int RESYNC_MIN = 3;
 
@@ -111,22 +113,7 @@ public final class DecodingTask {
         // result: computed on the side thread while the decoder runs on.
         float[] atSot = logits[0].clone();
         Future<Double> noSpeech = SideThread.EXECUTOR.submit(() -> LogitMath.softmaxAt(atSot, sp.noSpeech()));
-        // ahead[i]: the logits that decide sampled token i, computed in the draft's batched pass.
-        float[][] ahead = null;
-        if (checked != null) {
-            int rest = tokens.length - sotEnd;
-            int[] fed = Arrays.copyOfRange(tokens, sotEnd, tokens.length + checked.length);
-            System.arraycopy(checked, 0, fed, rest, checked.length);
-            ahead = new float[checked.length + 1][];
-            float[][] computed = new float[rest == 0 ? checked.length : checked.length + 1][vocab];
-            state.feedAll(fed, Math.max(0, rest - 1), computed);
-            if (rest == 0) {
-                ahead[0] = logits[0]; // the sot feed's logits decide the first token
-                System.arraycopy(computed, 0, ahead, 1, checked.length);
-            } else {
-                System.arraycopy(computed, 0, ahead, 0, checked.length + 1);
-            }
-        } else if (sotEnd < tokens.length) {
+        if (sotEnd < tokens.length) {
             state.feed(repeat(tokens, sotEnd, tokens.length, group), logits);
         }
 
@@ -136,32 +123,36 @@ public final class DecodingTask {
                 ? new BeamSearchDecoder(options.beamSize(), options.patience(), sp.eot(), sampleBegin, state)
                 : new GreedyDecoder(options.temperature(), sp.eot(), sampleBegin, group, rng);
         int[][] step = new int[group][1];
-        // ahead[x] decides sampled token aheadBase + x, valid while the tokens chosen since aheadBase are
-        // the ones that pass fed after its first token (checked[aheadBase..]: the draft, position for position).
+        // A batched pass at step i feeds the token just chosen and the draft after it: ahead[x] decides
+        // sampled token aheadBase + x, valid while the tokens chosen since are the draft's, position for
+        // position. The first pass starts only once the first token agrees with the draft (a draft wrong
+        // from its first token costs nothing); after a wrong token, the rest is checked in one more pass.
+        float[][] ahead = null;
         int aheadBase = 0;
-        boolean resynced = false;
+        int passes = 0;
         for (int i = 0; i < sampleLen; i++) {
             float[][] next = logits;
             if (ahead != null && i - aheadBase < ahead.length
                     && (i == aheadBase || batch.last(0) == checked[i - 1])) {
                 next = new float[][] {ahead[i - aheadBase]}; // the draft so far was right: already computed
             } else {
+                boolean wrong = ahead != null && i - aheadBase < ahead.length;
                 if (ahead != null) {
                     // Off the draft (or past it): keep the initial tokens and the i - 1 chosen ones.
                     state.truncate(tokens.length + i - 1);
                     ahead = null;
-                    if (!resynced && checked.length - i >= RESYNC_MIN) {
-                        resynced = true; // once: a draft wrong twice is not worth more passes than steps
-                        // One token differed; the draft's rest may still be right (a word heard differently):
-                        // check it after the right token in one more pass.
-                        int[] fed = new int[1 + checked.length - i];
-                        fed[0] = batch.last(0);
-                        System.arraycopy(checked, i, fed, 1, checked.length - i);
-                        ahead = new float[fed.length][vocab];
-                        state.feedAll(fed, 0, ahead);
-                        aheadBase = i;
-                        next = new float[][] {ahead[0]};
-                    }
+                }
+                boolean first = passes == 0 && i == 1 && checked != null && batch.last(0) == checked[0];
+                boolean again = passes == 1 && wrong && checked.length - i >= RESYNC_MIN;
+                if (first || again) {
+                    int[] fed = new int[1 + checked.length - i];
+                    fed[0] = batch.last(0);
+                    System.arraycopy(checked, i, fed, 1, checked.length - i);
+                    ahead = new float[fed.length][vocab];
+                    state.feedAll(fed, 0, ahead);
+                    aheadBase = i;
+                    passes++;
+                    next = new float[][] {ahead[0]};
                 }
                 if (next == logits && i > 0) {
                     for (int r = 0; r < group; r++) {
