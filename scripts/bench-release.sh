@@ -77,17 +77,19 @@ done
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 echo
-echo "| length | ending | dictations | release-to-text median | p95 | first after launch | trimmer tail | wait for text (median / p95) | hand-off | made at a pause | after-release encode / decode | whisper.cpp at release | ratio |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| length | ending | dictations | release-to-text median | p95 | first after launch | trimmer tail | wait for text (median / p95) | hand-off | made at a pause | after-release encode / decode | session wait / mel / host | draft accepted / checked | whisper.cpp at release | ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r line; do
   med="$(field total_median_ms "$line")"
   peer="$(field peer_median_ms "$line")"
   ratio="$(awk -v a="$med" -v b="$peer" 'BEGIN { printf (b > 0 ? "%.2fx" : "-"), a / b }')"
-  printf '| %s s | %s | %s | %s ms | %s ms | %s ms | %s ms | %s / %s ms | %s ms | %s | %s / %s ms | %s ms | %s |\n' \
+  printf '| %s s | %s | %s | %s ms | %s ms | %s ms | %s ms | %s / %s ms | %s ms | %s | %s / %s ms | %s / %s / %s ms | %s / %s | %s ms | %s |\n' \
     "$(field length "$line")" "$(field ending "$line")" "$(field runs "$line")" "$med" "$(field total_p95_ms "$line")" \
     "$(field first_ms "$line")" "$(field tail_median_ms "$line")" "$(field finish_median_ms "$line")" \
     "$(field finish_p95_ms "$line")" "$(field handoff_median_ms "$line")" "$(field speculative "$line")" \
-    "$(field encode_median_ms "$line")" "$(field decode_median_ms "$line")" "$peer" "$ratio"
+    "$(field encode_median_ms "$line")" "$(field decode_median_ms "$line")" "$(field wait_median_ms "$line")" \
+    "$(field mel_median_ms "$line")" "$(field host_median_ms "$line")" "$(field draft_accepted_median "$line")" \
+    "$(field draft_checked_median "$line")" "$peer" "$ratio"
 done <"$results"
 echo
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'); AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no);" \

@@ -37,7 +37,12 @@ import java.util.function.UnaryOperator;
  * timing then stands for a dictation of that many tokens.
  *
  * Prints one line: {@code length ending runs first median p95 | tail median | finish median p95 |
- * handoff median | speculative share | after-release encode/decode medians | peer median}.
+ * handoff median | speculative share | after-release encode/decode medians | peer median}, then the
+ * parts of the release ({@link DictationSession.Release}, medians): the wait for the session's thread
+ * (a live-text pass that stopped being wanted ends its step or layer first), the log-mel of the piece,
+ * the rest of the run on the host (window normalisation, logit filters and softmax), the session's
+ * hand-off, the decoder calls, the draft's checked and accepted tokens, and what the session was
+ * doing at the release (idle / partial / speculative: runs of each).
  */
 public final class ReleaseBench {
     private static final int RATE = 16000;
@@ -96,6 +101,7 @@ public final class ReleaseBench {
             for (String end : endings) {
                 float[] clip = clip(sentences, length, end.equals("speech"));
                 List<long[]> rows = new ArrayList<>();
+                java.util.Map<String, Integer> busy = new java.util.TreeMap<>();
                 int speculative = 0;
                 String text = null;
                 for (int run = 0; run < runs; run++) {
@@ -125,7 +131,10 @@ public final class ReleaseBench {
                     }
                     text = window.toString();
                     rows.add(new long[] {handed - release, tail - release, finished - tail, handed - finished,
-                            how.encodeNanos(), how.decodeNanos()});
+                            how.encodeNanos(), how.decodeNanos(), how.waitNanos(), how.melNanos(), how.hostNanos(),
+                            how.handoffNanos(), how.decodeSteps() * 1_000_000L, how.draftChecked() * 1_000_000L,
+                            how.draftAccepted() * 1_000_000L});
+                    busy.merge(how.busyAtFinish(), 1, Integer::sum);
                 }
                 double peer = peerRuns > 0 ? WhisperCppPeer.medianMs(model, clip, peerRuns) : Double.NaN;
                 long first = rows.get(0)[0];
@@ -134,10 +143,16 @@ public final class ReleaseBench {
                         "RESULT length=%.0f ending=%s live=%s runs=%d speed=%.1f first_ms=%.1f total_median_ms=%.1f total_p95_ms=%.1f"
                                 + " tail_median_ms=%.2f finish_median_ms=%.1f finish_p95_ms=%.1f handoff_median_ms=%.3f"
                                 + " speculative=%d/%d encode_median_ms=%.1f decode_median_ms=%.1f peer_median_ms=%.1f"
-                                + " audio_s=%.2f backend=%s max_tokens=%s text=\"%s\"%n",
+                                + " audio_s=%.2f backend=%s max_tokens=%s"
+                                + " wait_median_ms=%.2f mel_median_ms=%.2f host_median_ms=%.2f session_handoff_median_ms=%.3f"
+                                + " steps_median=%.0f draft_checked_median=%.0f draft_accepted_median=%.0f busy_at_release=%s"
+                                + " text=\"%s\"%n",
                         length, end, live, runs, speed, first / 1e6, pct(steady, 0, 50), pct(steady, 0, 95), pct(steady, 1, 50),
                         pct(steady, 2, 50), pct(steady, 2, 95), pct(steady, 3, 50), speculative, runs, pct(steady, 4, 50),
                         pct(steady, 5, 50), peer, clip.length / (double) RATE, backend, cap == null ? "none" : cap,
+                        pct(steady, 6, 50), pct(steady, 7, 50), pct(steady, 8, 50), pct(steady, 9, 50),
+                        pct(steady, 10, 50), pct(steady, 11, 50), pct(steady, 12, 50),
+                        busy.toString().replace(" ", "").replace("{", "").replace("}", "").replace('=', ':'),
                         text.length() > 60 ? text.substring(0, 60) + "…" : text);
             }
         }

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param noSpeechProb          softmax over the whole vocabulary at the sot position, read at nospeech
  * @param temperature           the temperature of this pass
  * @param compressionRatio      UTF-8 bytes of {@code text} over its zlib-compressed bytes
+ * @param draftChecked          draft tokens checked in one batched pass (0: no draft was used)
+ * @param draftAccepted         how many of them the greedy decision accepted, in order
  */
 public record DecodingResult(
         String language,
@@ -26,5 +28,7 @@ public record DecodingResult(
         double avgLogprob,
         double noSpeechProb,
         double temperature,
-        double compressionRatio) {
+        double compressionRatio,
+        int draftChecked,
+        int draftAccepted) {
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.random.RandomGenerator;
 
 /**
@@ -24,6 +25,17 @@ import java.util.random.RandomGenerator;
  *     sequence would outgrow n_text_ctx;</li>
  * <li>rank the candidates and return the best with its statistics.</li>
  * </ol>
+ * <b>A draft</b> (speculative decoding with greedy acceptance): given tokens that a transcription of
+ * similar audio produced (the live text of the same piece), a greedy pass at temperature 0 over one
+ * sequence whose first token is the draft's feeds the draft in one batched pass that returns the
+ * logits at every position. The loop then walks those positions in order exactly as it would walk its
+ * own steps (the same filters over the same history, the same argmax, the same stopping rules): while
+ * the chosen token is the draft's, the next position's logits are already there; at the first
+ * difference the chosen token is the right one anyway, the cache is cut back to the accepted tokens
+ * and decoding goes on one step at a time (after one more pass over the draft's rest, if at least
+ * {@value #RESYNC_MIN} tokens of it are left). The first token is decided from the same prompt pass as
+ * without a draft, so a draft wrong from its start costs nothing. The decisions are those of plain greedy decoding; the
+ * logits of the draft positions come from the batched pass (see {@link DecoderState#feedAll}).
  */
 public final class DecodingTask {
     private final WhisperInference model;
@@ -33,6 +45,12 @@ public final class DecodingTask {
     private final int nCtx;
     private final int sampleLen;
     private final int[] suppressTokens;
+    /**
+     * Draft tokens that must remain after a wrong one for the rest to be checked in one more batched
+     * pass (a pass over a few rows costs about one step on a GPU; fewer are decoded step by step). At
+     * most one such pass per decoding.
+     */
+    static final int RESYNC_MIN = 3;
 
     public DecodingTask(WhisperInference model, TextCodec codec, DecodingOptions options) {
         this.model = model;
@@ -52,6 +70,16 @@ public final class DecodingTask {
      * @param rng the source of randomness when temperature > 0 (may be null otherwise)
      */
     public DecodingResult run(EncodedAudio audio, DecoderState state, RandomGenerator rng) {
+        return run(audio, state, rng, null);
+    }
+
+    /**
+     * As {@link #run(EncodedAudio, DecoderState, RandomGenerator)}, checking {@code draft} (sampled
+     * tokens of an earlier decoding, null or empty for none) in one pass where that is exact in the
+     * decision rule: greedy at temperature 0 with one sequence. Elsewhere the draft is ignored. The
+     * result is the same either way.
+     */
+    public DecodingResult run(EncodedAudio audio, DecoderState state, RandomGenerator rng, int[] draft) {
         Vocabulary vocabulary = model.vocabulary();
         String language = options.language();
         Map<String, Double> languageProbabilities = null;
@@ -79,8 +107,12 @@ public final class DecodingTask {
         state.reset(audio, group);
         int[] tokens = initial.raw();
         int sotEnd = initial.sotIndex() + 1;
+        int[] checked = usableDraft(draft, tokens.length);
         state.feed(repeat(tokens, 0, sotEnd, group), logits);
-        double noSpeechProb = LogitMath.softmaxAt(logits[0], sp.noSpeech());
+        // The no-speech probability (a softmax over the vocabulary, ~0.25 ms) is needed only for the
+        // result: computed on the side thread while the decoder runs on.
+        float[] atSot = logits[0].clone();
+        Future<Double> noSpeech = SideThread.EXECUTOR.submit(() -> LogitMath.softmaxAt(atSot, sp.noSpeech()));
         if (sotEnd < tokens.length) {
             state.feed(repeat(tokens, sotEnd, tokens.length, group), logits);
         }
@@ -91,24 +123,62 @@ public final class DecodingTask {
                 ? new BeamSearchDecoder(options.beamSize(), options.patience(), sp.eot(), sampleBegin, state)
                 : new GreedyDecoder(options.temperature(), sp.eot(), sampleBegin, group, rng);
         int[][] step = new int[group][1];
+        // A batched pass at step i feeds the token just chosen and the draft after it: ahead[x] decides
+        // sampled token aheadBase + x, valid while the tokens chosen since are the draft's, position for
+        // position. The first pass starts only once the first token agrees with the draft (a draft wrong
+        // from its first token costs nothing); after a wrong token, the rest is checked in one more pass.
+        float[][] ahead = null;
+        int aheadBase = 0;
+        int passes = 0;
         for (int i = 0; i < sampleLen; i++) {
-            if (i > 0) {
-                for (int r = 0; r < group; r++) {
-                    step[r][0] = batch.last(r);
+            float[][] next = logits;
+            if (ahead != null && i - aheadBase < ahead.length
+                    && (i == aheadBase || batch.last(0) == checked[i - 1])) {
+                next = new float[][] {ahead[i - aheadBase]}; // the draft so far was right: already computed
+            } else {
+                boolean wrong = ahead != null && i - aheadBase < ahead.length;
+                if (ahead != null) {
+                    // Off the draft (or past it): keep the initial tokens and the i - 1 chosen ones.
+                    state.truncate(tokens.length + i - 1);
+                    ahead = null;
                 }
-                state.feed(step, logits);
+                boolean first = passes == 0 && i == 1 && checked != null && batch.last(0) == checked[0];
+                boolean again = passes == 1 && wrong && checked.length - i >= RESYNC_MIN;
+                if (first || again) {
+                    int[] fed = new int[1 + checked.length - i];
+                    fed[0] = batch.last(0);
+                    System.arraycopy(checked, i, fed, 1, checked.length - i);
+                    ahead = new float[fed.length][vocab];
+                    state.feedAll(fed, 0, ahead);
+                    aheadBase = i;
+                    passes++;
+                    next = new float[][] {ahead[0]};
+                }
+                if (next == logits && i > 0) {
+                    for (int r = 0; r < group; r++) {
+                        step[r][0] = batch.last(r);
+                    }
+                    state.feed(step, logits);
+                }
             }
             for (int r = 0; r < group; r++) {
                 for (LogitFilter f : filters) {
-                    f.apply(logits[r], batch.tokens[r], batch.length());
+                    f.apply(next[r], batch.tokens[r], batch.length());
                 }
             }
-            boolean completed = decoder.update(batch, logits);
+            boolean completed = decoder.update(batch, next);
             if (completed || batch.length() > nCtx) {
                 break;
             }
         }
 
+        int accepted = 0; // the draft's tokens that greedy decoding chose too, position for position
+        for (int j = 0; checked != null && j < checked.length && sampleBegin + j < batch.length(); j++) {
+            if (batch.tokens[0][sampleBegin + j] == checked[j]) {
+                accepted++;
+            }
+        }
+        double noSpeechProb = SideThread.get(noSpeech);
         List<Candidate> candidates = decoder.finish(batch);
         Candidate best = candidates.get(new MaximumLikelihoodRanker(options.lengthPenalty()).best(candidates));
         String text = codec.decode(textTokens(best.tokens())).strip();
@@ -118,7 +188,32 @@ public final class DecodingTask {
         }
         double avgLogprob = best.sumLogprob() / (best.tokens().length + 1);
         return new DecodingResult(language, languageProbabilities, best.tokens(), probabilities, text,
-                best.sumLogprob(), avgLogprob, noSpeechProb, options.temperature(), CompressionRatio.of(text));
+                best.sumLogprob(), avgLogprob, noSpeechProb, options.temperature(), CompressionRatio.of(text),
+                checked == null ? 0 : checked.length, accepted);
+    }
+
+    /**
+     * The part of {@code draft} worth checking after {@code initialLength} initial tokens, or null:
+     * only for greedy decoding at temperature 0 of one sequence (where the decision is an argmax the
+     * draft can be checked against), up to and including its first eot, and no longer than the loop
+     * could sample (sample_len) or the text context could hold. A token outside the vocabulary makes
+     * the draft unusable.
+     */
+    private int[] usableDraft(int[] draft, int initialLength) {
+        if (draft == null || draft.length == 0 || options.temperature() != 0 || options.beamSize() != null
+                || options.groupSize() != 1) {
+            return null;
+        }
+        int end = 0;
+        while (end < draft.length && (end == 0 || draft[end - 1] != sp.eot())) {
+            if (draft[end] < 0 || draft[end] >= sp.vocabSize()) {
+                return null;
+            }
+            end++;
+        }
+        // Position i's logits decide sampled token i: the draft's last token is followed by one more decision.
+        end = Math.min(end, Math.min(sampleLen - 1, nCtx - initialLength));
+        return end > 0 ? Arrays.copyOf(draft, end) : null;
     }
 
     /** The initial tokens for a language token (ignored by English-only models). */

@@ -24,12 +24,25 @@ public final class TemperatureFallback {
 
     public DecodingResult decode(EncodedAudio audio, DecoderState state, DecodingOptions base,
             TranscribeOptions options, RandomGenerator rng) {
+        return decode(audio, state, base, options, rng, null);
+    }
+
+    /**
+     * As {@link #decode(EncodedAudio, DecoderState, DecodingOptions, TranscribeOptions, RandomGenerator)}
+     * with a draft for the first attempt (see {@link DecodingTask#run(EncodedAudio, DecoderState,
+     * RandomGenerator, int[])}; used only where it is greedy at temperature 0); a retry at a higher
+     * temperature samples, and gets none.
+     */
+    public DecodingResult decode(EncodedAudio audio, DecoderState state, DecodingOptions base,
+            TranscribeOptions options, RandomGenerator rng, int[] draft) {
         DecodingResult result = null;
+        boolean first = true;
         for (double t : options.temperatures()) {
             DecodingOptions attempt = t > 0
                     ? base.withBeamSize(null).withPatience(null).withTemperature(t)
                     : base.withBestOf(null).withTemperature(t);
-            result = new DecodingTask(model, codec, attempt).run(audio, state, rng);
+            result = new DecodingTask(model, codec, attempt).run(audio, state, rng, first ? draft : null);
+            first = false;
             if (!needsFallback(result, options)) {
                 break;
             }

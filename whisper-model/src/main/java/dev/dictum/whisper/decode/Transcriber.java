@@ -56,6 +56,19 @@ public final class Transcriber {
      */
     public TranscriptionResult transcribe(MelWindowSource mel, TranscribeOptions options, ProgressListener progress,
             int[] previousTokens) {
+        return transcribe(mel, options, progress, previousTokens, null);
+    }
+
+    /**
+     * As {@link #transcribe(MelWindowSource, TranscribeOptions, ProgressListener, int[])}, with a
+     * draft for the first window: the sampled tokens an earlier transcription of audio that starts the
+     * same way produced for its first window ({@link TranscriptionResult#firstWindowTokens()}, e.g. the
+     * live text of a dictation's open piece). The first window's greedy pass at temperature 0 checks
+     * it in one batched decoder pass instead of one step per token; the result is that of decoding
+     * without it (the decisions are the same). Null or empty: no draft.
+     */
+    public TranscriptionResult transcribe(MelWindowSource mel, TranscribeOptions options, ProgressListener progress,
+            int[] previousTokens, int[] draft) {
         if (N_FRAMES % model.dims().nAudioCtx() != 0) {
             throw new IllegalArgumentException("n_audio_ctx " + model.dims().nAudioCtx() + " does not divide "
                     + N_FRAMES + " frames");
@@ -69,6 +82,9 @@ public final class Transcriber {
         TemperatureFallback fallback = new TemperatureFallback(model, codec);
         long encodeNanos = 0;
         int encoded = 0;
+        int draftChecked = 0;
+        int draftAccepted = 0;
+        int[] firstWindowTokens = null;
 
         // The encoding of window 0 made for language detection, kept for decoding that window.
         EncodedAudio firstWindow = null;
@@ -159,7 +175,13 @@ public final class Transcriber {
                         encodeNanos += System.nanoTime() - t0;
                         encoded++;
                     }
-                    result = fallback.decode(audio, state, base.withPrompt(prompt), options, rng);
+                    result = fallback.decode(audio, state, base.withPrompt(prompt), options, rng,
+                            firstWindowTokens == null ? draft : null);
+                }
+                draftChecked += result.draftChecked();
+                draftAccepted += result.draftAccepted();
+                if (firstWindowTokens == null) {
+                    firstWindowTokens = result.tokens();
                 }
 
                 int previousSeek = seek;
@@ -189,8 +211,10 @@ public final class Transcriber {
             int[] textTokens = allTokens.subList(textFrom, allTokens.size()).stream()
                     .mapToInt(Integer::intValue).toArray();
             String text = codec.decode(textTokens);
-            Timings timings = new Timings(encodeNanos, encoded, state.nanos(), state.steps());
-            return new TranscriptionResult(text, List.copyOf(segments), language, languageProbabilities, timings);
+            Timings timings = new Timings(encodeNanos, encoded, state.nanos(), state.steps(), draftChecked,
+                    draftAccepted);
+            return new TranscriptionResult(text, List.copyOf(segments), language, languageProbabilities, timings,
+                    firstWindowTokens == null ? new int[0] : firstWindowTokens);
         } finally {
             if (firstWindow != null) {
                 firstWindow.close();

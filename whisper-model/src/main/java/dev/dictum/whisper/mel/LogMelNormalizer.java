@@ -31,6 +31,16 @@ public final class LogMelNormalizer {
      * @throws IllegalArgumentException if frames from {@code seek} on were already discarded
      */
     public static void window(MelFrameQueue frames, int seek, float[] out) {
+        window(frames, seek, out, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #window(MelFrameQueue, int, float[])}, knowing that every frame from {@code silentFrom}
+     * on is digital silence ({@link LogMelStream#firstSilentFrame}): those are not read (a short
+     * dictation's window is mostly the zero padding: 3000 frames read for a few hundred), and the
+     * output is the same bits, since a silent frame contributes exactly what the padding fill writes.
+     */
+    public static void window(MelFrameQueue frames, int seek, float[] out, int silentFrom) {
         int nMels = frames.nMels();
         int nFrames = MelConstants.WINDOW_FRAMES;
         if (out.length < nMels * nFrames) {
@@ -40,7 +50,7 @@ public final class LogMelNormalizer {
             throw new IllegalArgumentException(
                     "frames before " + frames.firstFrame() + " were discarded; seek " + seek);
         }
-        int available = Math.max(0, Math.min(nFrames, frames.endFrame() - seek));
+        int available = Math.max(0, Math.min(nFrames, Math.min(frames.endFrame(), silentFrom) - seek));
         float[] ring = frames.ring();
 
         float max = available < nFrames ? MelConstants.RAW_SILENCE : Float.NEGATIVE_INFINITY;

@@ -36,6 +36,26 @@ public final class LogMelStream {
     }
 
     public LogMelStream(MelFilterBank filters, MelFrameSink sink) {
+        this(filters, sink, 0);
+    }
+
+    /**
+     * A stream that resumes at frame {@code startFrame} (0 or at least 2: frames 0 and 1 reflect the
+     * signal's start), for a caller that already has frames 0..startFrame-1: its first sample is
+     * sample {@code 160 * startFrame - 200}, the first one that frame needs, so the first sample
+     * pushed must be that one. Every frame it emits is the frame a stream from sample 0 would emit,
+     * bit for bit (the same samples at the same indices through the same arithmetic).
+     */
+    public LogMelStream(int nMels, MelFrameSink sink, int startFrame) {
+        this(MelFilterBank.slaney(nMels), sink, startFrame);
+    }
+
+    private LogMelStream(MelFilterBank filters, MelFrameSink sink, int startFrame) {
+        if (startFrame < 0 || startFrame == 1) {
+            throw new IllegalArgumentException("a stream resumes at frame 0 or from frame 2, not " + startFrame);
+        }
+        this.nextFrame = startFrame;
+        this.bufferStart = firstSampleOf(startFrame);
         this.computer = new MelFrameComputer(filters);
         this.sink = sink;
         this.frameOut = new float[filters.nMels()];
@@ -109,6 +129,25 @@ public final class LogMelStream {
             }
         }
         return nextFrame - before;
+    }
+
+    /** The first sample frame {@code frame} reads (0 for the reflected frames 0 and 1). */
+    public static long firstSampleOf(int frame) {
+        return Math.max(0L, (long) frame * MelConstants.HOP_LENGTH - MelConstants.CENTER_PAD);
+    }
+
+    /** The first frame of audio of {@code samples} samples that lies wholly in the zero padding: silence. */
+    public static int firstSilentFrame(long samples) {
+        return (int) Math.min(Integer.MAX_VALUE,
+                (samples + MelConstants.CENTER_PAD + MelConstants.HOP_LENGTH - 1) / MelConstants.HOP_LENGTH);
+    }
+
+    /** Frames whose samples all lie in the first {@code samples} samples (what later audio cannot change). */
+    public static int framesWithin(long samples) {
+        if (samples <= MelConstants.CENTER_PAD) {
+            return 0;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (samples - MelConstants.CENTER_PAD) / MelConstants.HOP_LENGTH + 1);
     }
 
     /** Frame t needs samples up to 160 t + 199, and frame 0 also sample 200 for its reflection. */

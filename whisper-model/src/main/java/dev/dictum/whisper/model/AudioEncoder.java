@@ -58,9 +58,19 @@ final class AudioEncoder {
      * <p>
      * {@code keepGoing} is asked before the convolutions and after every layer; once it says no,
      * {@link Preempted} is thrown before the next layer starts. Nothing is left behind: the scratch
-     * is rewritten from the input by every encode, and the caller frees {@code out}. (A GPU backend
-     * queues ops asynchronously, so there the check bounds what is queued, not what has run.)
+     * is rewritten from the input by every encode, and the caller frees {@code out}. A GPU backend
+     * queues ops asynchronously and the host queues a whole encoder in about a millisecond, so a check
+     * alone would bound what is queued, not what runs: a pass stopped at the release would still hold
+     * the GPU for the rest of its encoder (~30 ms on large-v3) before the final pass's work starts.
+     * A preemptible encode ({@code keepGoing} other than {@link #ALWAYS}) therefore waits for the
+     * device every {@value #SYNC_EVERY} layers, keeping at most that many layers queued (the device
+     * idles for one layer's queueing, ~35 µs, each time).
      */
+    /** An encode nobody preempts: never waits for the device between layers. */
+    static final BooleanSupplier ALWAYS = () -> true;
+    /** Layers a preemptible encode may have queued ahead of the device. */
+    static final int SYNC_EVERY = 4;
+
     synchronized void encode(float[] logMel, int t, Buffer out, BooleanSupplier keepGoing) {
         int fullFrames = d.melFrames();
         if (logMel.length != d.nMels() * fullFrames) {
@@ -88,6 +98,9 @@ final class AudioEncoder {
         int heads = d.nAudioHead();
         int[] keys = {t};
         for (int layer = 0; layer < blocks.length; layer++) {
+            if (keepGoing != ALWAYS && layer > 0 && layer % SYNC_EVERY == 0) {
+                be.synchronize();
+            }
             stopIfUnwanted(keepGoing, layer == 0 ? "after the convolutions" : "after encoder layer " + layer);
             BlockWeights b = blocks[layer];
             be.layerNorm(out, t, n, b.attnLn().gain(), b.attnLn().bias(), h);

@@ -98,6 +98,19 @@ final class DecoderPool {
         }
 
         @Override
+        public void feedAll(int[] tokens, int from, float[][] logits) {
+            KvDecoderState s = open();
+            healthy = false;
+            s.feedAll(tokens, from, logits);
+            healthy = true;
+        }
+
+        @Override
+        public void truncate(int length) {
+            open().truncate(length);
+        }
+
+        @Override
         public void reorder(int[] sourceOf) {
             KvDecoderState s = open();
             healthy = false;

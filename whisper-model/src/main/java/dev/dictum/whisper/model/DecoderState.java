@@ -16,6 +16,25 @@ public interface DecoderState extends AutoCloseable {
     void feed(int[][] tokens, float[][] logits);
 
     /**
+     * For a batch of one sequence: appends {@code tokens} (at least one) in one pass, as {@link #feed}
+     * does, and writes the logits at every fed position from {@code from} on: {@code logits[i - from]}
+     * follows {@code tokens[0..i]}. Checking a draft of several tokens then costs one pass instead of
+     * one step per token. The logits are those of the batched pass, which may differ in the last bits
+     * from what single-token steps give for the same positions (a backend's many-row products may
+     * round differently from its one-row products).
+     */
+    void feedAll(int[] tokens, int from, float[][] logits);
+
+    /**
+     * Forgets every position from {@code length} on, for every sequence: the next feed continues at
+     * {@code length} as if the tokens after it had never been fed (their cache rows are overwritten).
+     * Used to drop the rejected part of a draft.
+     *
+     * @throws IllegalArgumentException when {@code length} is negative or beyond {@link #length()}
+     */
+    void truncate(int length);
+
+    /**
      * Rearranges the batch for beam search: afterwards there are {@code sourceOf.length} sequences,
      * and sequence i continues what old sequence {@code sourceOf[i]} had.
      */

@@ -22,6 +22,16 @@ public abstract class ForwardingDecoderState implements DecoderState {
     }
 
     @Override
+    public void feedAll(int[] tokens, int from, float[][] logits) {
+        inner.feedAll(tokens, from, logits);
+    }
+
+    @Override
+    public void truncate(int length) {
+        inner.truncate(length);
+    }
+
+    @Override
     public void reorder(int[] sourceOf) {
         inner.reorder(sourceOf);
     }

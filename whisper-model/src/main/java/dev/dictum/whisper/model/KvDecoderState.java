@@ -47,6 +47,10 @@ final class KvDecoderState implements DecoderState {
     private final int[] keyCounts;
     private int[] tokenScratch = new int[0];
     private int[] positionScratch = new int[0];
+    /** Logits of every row of a {@link #feedAll} (grows to the largest seen) and their host copy. */
+    private Buffer allLogits;
+    private int allLogitsRows;
+    private float[] hostLogits = new float[0];
     /** {token id, position, key count} of the one-token step, as int bit patterns. */
     private final Buffer step;
     private final int[] stepValues = new int[3];
@@ -103,45 +107,13 @@ final class KvDecoderState implements DecoderState {
 
     @Override
     public void feed(int[][] tokens, float[][] out) {
-        if (audio == null) {
-            throw new IllegalStateException("reset() before feed()");
-        }
-        if (tokens.length != batch) {
-            throw new IllegalArgumentException(tokens.length + " token rows for a batch of " + batch);
-        }
+        WindowBuffers window = checkFeed(tokens.length, tokens[0].length);
         int len = tokens[0].length;
-        WindowBuffers window = audio.buffers(); // throws once the window is closed
-        if (len < 1 || length + len > ctx) {
-            throw new IllegalArgumentException("feeding " + len + " tokens after " + length + " exceeds the text context "
-                    + ctx);
-        }
         if (batch == 1 && len == 1) {
             feedStep(tokens[0][0], out[0], window);
             return;
         }
-        int rows = batch * len;
-        ensureScratch(rows);
-        Scratch s = this.rows;
-        if (tokenScratch.length < rows) {
-            tokenScratch = new int[rows];
-            positionScratch = new int[rows];
-        }
-        for (int b = 0; b < batch; b++) {
-            if (tokens[b].length != len) {
-                throw new IllegalArgumentException("every sequence must be fed the same number of tokens");
-            }
-            for (int i = 0; i < len; i++) {
-                tokenScratch[b * len + i] = tokens[b][i];
-                positionScratch[b * len + i] = length + i;
-            }
-        }
-        be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, s.x);
-        for (int b = 0; b < batch; b++) {
-            keyCounts[b] = length + len;
-        }
-        for (int l = 0; l < dec.blocks.length; l++) {
-            layer(l, rows, len, s, window);
-        }
+        Scratch s = forward(tokens, len, window);
         // Only the last position of each sequence is needed: LayerNorm and project those rows.
         for (int b = 0; b < batch; b++) {
             be.copy(s.x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
@@ -153,6 +125,107 @@ final class KvDecoderState implements DecoderState {
             be.download(logits, (long) b * vocab, out[b], 0, vocab);
         }
         length += len;
+    }
+
+    @Override
+    public void feedAll(int[] tokens, int from, float[][] out) {
+        if (batch != 1) {
+            throw new IllegalStateException("logits at every position are for a batch of one, not " + batch);
+        }
+        int len = tokens.length;
+        WindowBuffers window = checkFeed(1, len);
+        int count = len - from;
+        if (from < 0 || count < 1 || out.length < count) {
+            throw new IllegalArgumentException("logits from position " + from + " of " + len + " into "
+                    + out.length + " rows");
+        }
+        Scratch s = forward(new int[][] {tokens}, len, window);
+        // Every row from `from` on: LayerNorm them (in the free h rows) and project them in one product.
+        int vocab = dec.dims.nVocab();
+        be.copy(s.x, (long) from * n, s.h, 0, (long) count * n);
+        be.layerNorm(s.h, count, n, dec.ln.gain(), dec.ln.bias(), s.h);
+        if (allLogits == null || allLogitsRows < count) {
+            if (allLogits != null) {
+                allLogits.close();
+            }
+            // room for a typical draft at once: growing later frees the old buffer (a device sync)
+            allLogitsRows = Math.max(count, 32);
+            allLogits = be.allocate((long) allLogitsRows * vocab);
+        }
+        be.linear(s.h, 0, count, dec.tokens, null, allLogits, 0, Epilogue.NONE);
+        if (hostLogits.length < count * vocab) {
+            hostLogits = new float[count * vocab];
+        }
+        be.download(allLogits, 0, hostLogits, 0, count * vocab); // one transfer, not one per row
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(hostLogits, i * vocab, out[i], 0, vocab);
+        }
+        length += len;
+    }
+
+    /**
+     * Forgets the positions from {@code length} on. The caches keep their rows (the next feed
+     * overwrites them; attention reads only the key count it is given), the one-token step reads its
+     * position and key count from the step buffer at every replay, so a captured step stays valid.
+     */
+    @Override
+    public void truncate(int length) {
+        if (length < 0 || length > this.length) {
+            throw new IllegalArgumentException("cannot truncate " + this.length + " fed tokens to " + length);
+        }
+        this.length = length;
+    }
+
+    /** Checks a feed of {@code len} tokens to each of {@code rows} sequences; returns the window's buffers. */
+    private WindowBuffers checkFeed(int rows, int len) {
+        if (audio == null) {
+            throw new IllegalStateException("reset() before feed()");
+        }
+        if (rows != batch) {
+            throw new IllegalArgumentException(rows + " token rows for a batch of " + batch);
+        }
+        WindowBuffers window = audio.buffers(); // throws once the window is closed
+        if (len < 1 || length + len > ctx) {
+            throw new IllegalArgumentException("feeding " + len + " tokens after " + length + " exceeds the text context "
+                    + ctx);
+        }
+        return window;
+    }
+
+    /**
+     * Runs {@code len} new tokens of every sequence through every layer (their keys and values go
+     * into the caches at positions length..length+len-1); the final activations are in the returned
+     * scratch's {@code x}, row {@code b * len + i}. Does not advance {@link #length}.
+     */
+    private Scratch forward(int[][] tokens, int len, WindowBuffers window) {
+        int rows = batch * len;
+        ensureScratch(rows);
+        Scratch s = this.rows;
+        if (tokenScratch.length < rows) {
+            tokenScratch = new int[rows];
+            positionScratch = new int[rows];
+        }
+        int vocab = dec.dims.nVocab();
+        for (int b = 0; b < batch; b++) {
+            if (tokens[b].length != len) {
+                throw new IllegalArgumentException("every sequence must be fed the same number of tokens");
+            }
+            for (int i = 0; i < len; i++) {
+                if (tokens[b][i] < 0 || tokens[b][i] >= vocab) {
+                    throw new IllegalArgumentException("token id " + tokens[b][i] + " outside the vocabulary");
+                }
+                tokenScratch[b * len + i] = tokens[b][i];
+                positionScratch[b * len + i] = length + i;
+            }
+        }
+        be.embed(tokenScratch, positionScratch, rows, dec.tokens, dec.positions, s.x);
+        for (int b = 0; b < batch; b++) {
+            keyCounts[b] = length + len;
+        }
+        for (int l = 0; l < dec.blocks.length; l++) {
+            layer(l, rows, len, s, window);
+        }
+        return s;
     }
 
     /** One token of one sequence: replays the captured step where the backend has graphs. */
@@ -390,7 +463,7 @@ final class KvDecoderState implements DecoderState {
             rows.close();
         }
         one.close();
-        close(last, logits, step);
+        close(last, logits, step, allLogits);
         close(keys);
         close(values);
         close(spareKeys);

@@ -66,7 +66,7 @@ public final class WhisperModel implements WhisperInference {
     /**
      * Floats of activations and caches while transcribing with up to 5 sequences (beams): the
      * encoder's scratch, the cross-attention keys/values and the self-attention caches (twice, for
-     * beam reordering), the logits.
+     * beam reordering), the logits, and the logits of a draft's 32 positions.
      */
     static long workingFloats(WhisperDims d) {
         long frames = 2L * d.nAudioCtx();
@@ -75,7 +75,8 @@ public final class WhisperModel implements WhisperInference {
         long encoder = d.nMels() * frames + frames * a + d.nAudioCtx() * a * 9L;
         long cross = 3L * d.nTextLayer() * d.nAudioCtx() * t;
         long caches = 4L * d.nTextLayer() * 5 * d.nTextCtx() * t;
-        return encoder + cross + caches + 5L * d.nVocab() + 5L * 4 * t * 8;
+        long draftLogits = 32L * d.nVocab(); // a release's draft checked in one pass (KvDecoderState.feedAll)
+        return encoder + cross + caches + 5L * d.nVocab() + 5L * 4 * t * 8 + draftLogits;
     }
 
     public Backend backend() {
@@ -108,7 +109,7 @@ public final class WhisperModel implements WhisperInference {
 
     @Override
     public EncodedAudio encode(float[] logMel, int positions) {
-        return encode(logMel, positions, () -> true);
+        return encode(logMel, positions, AudioEncoder.ALWAYS);
     }
 
     @Override

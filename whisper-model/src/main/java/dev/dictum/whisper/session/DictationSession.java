@@ -36,7 +36,12 @@ import java.util.function.Function;
  *     transcribed for the partial-text listener (never part of the result).</li>
  * </ul>
  * Exact by construction: {@link #finish()} returns the concatenated texts of {@link #pieces()}, each
- * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Work
+ * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Every run
+ * over the open piece (the one at the release, a speculation, live text) checks the latest finished
+ * transcription of that piece as a draft in one batched decoder pass: the
+ * greedy decisions are the same rule, but the draft positions' logits come from the batched pass and
+ * may differ in the last bits from single steps, so "byte for byte" holds wherever the top two logits
+ * are not a near-tie (see {@link dev.dictum.whisper.decode.DecodingTask}). Work
  * that stops being wanted (a pause that speech ended, a partial overtaken by a pause, a cancel) is
  * dropped within one decoder step or encoder layer. {@link #feed} only appends under a short lock: it never waits
  * for the engine, so it can run on the capture thread.
@@ -49,6 +54,8 @@ public final class DictationSession implements AutoCloseable {
     private static final int QUIET_WINDOW = RATE / 5;
     private static final int QUIET_STEP = 160;
     private static final long PARTIAL_EVERY_NANOS = 1_000_000_000L;
+    /** For A/B timing only: {@code -Ddictum.release.noDraft=true} runs the release without the live text's draft. */
+    private static final boolean DRAFTS = !Boolean.getBoolean("dictum.release.noDraft");
 
     /** A stretch of the fed audio, in samples [start, end). */
     public record Range(int start, int end) {
@@ -58,19 +65,55 @@ public final class DictationSession implements AutoCloseable {
     }
 
     /**
-     * What the release waited for, for the log and the benchmark.
+     * What the release waited for, for the log and the benchmark. The parts of the run that finished
+     * after the release ("the final run"; all 0 when the text had been made at a pause) add up, with
+     * the hand-off, to the time {@link #finish()} waited: wait + mel + encode + decode + host + hand-off.
      *
      * @param speculative   the final piece's text had been made at a pause before the release
      * @param pieces        pieces the dictation was cut into
-     * @param encodeNanos   encoder time of the run that finished after the release (0 when none)
-     * @param decodeNanos   decoder time of that run
+     * @param encodeNanos   encoder time of the final run (0 when none)
+     * @param decodeNanos   decoder time of that run (its feed calls: prompt, draft check, steps)
+     * @param decodeSteps   decoder feed calls of that run (a draft checked in one pass is one)
+     * @param draftChecked  tokens of the live text's draft the final run checked in one pass (0: none)
+     * @param draftAccepted of those, how many greedy decoding chose too (decoder steps saved)
+     * @param waitNanos     from {@link #finish()} to the final run's start (a run that stopped being
+     *                      wanted finishes its current decoder step or encoder layer first), or to the
+     *                      text when no run was needed
+     * @param melNanos      the final run's log-mel of the piece
+     * @param hostNanos     the rest of the final run on the session's thread: the transcription less
+     *                      its encoder and decoder calls (window normalisation, logit filters, softmax)
+     * @param handoffNanos  from the end of the final run to {@link #finish()} returning the text
+     * @param busyAtFinish  what the session's thread was doing when {@link #finish()} was called:
+     *                      "idle", "partial", "speculative" or "piece"
      */
-    public record Release(boolean speculative, int pieces, long encodeNanos, long decodeNanos) {
+    public record Release(boolean speculative, int pieces, long encodeNanos, long decodeNanos, int decodeSteps,
+            int draftChecked, int draftAccepted, long waitNanos, long melNanos, long hostNanos, long handoffNanos,
+            String busyAtFinish) {
+
+        Release withHandoff(long nanos) {
+            return new Release(speculative, pieces, encodeNanos, decodeNanos, decodeSteps, draftChecked,
+                    draftAccepted, waitNanos, melNanos, hostNanos, nanos, busyAtFinish);
+        }
     }
 
     private enum Kind { PIECE, SPECULATIVE, PARTIAL }
 
-    private record Job(Kind kind, Range range, float[] audio, int[] context, String language) {
+    /**
+     * @param fed   samples of {@code audio} that were fed (the rest: a pause's announced tail)
+     * @param draft the latest live text's or speculation's tokens of the same piece (same start, so the
+     *              same prompt), checked in one decoder pass; else null. Every job over the open piece
+     *              takes one: the run at the release, and the speculation at a pause (the answer of a
+     *              release in quiet) and the live text, which then hold the engine for less time
+     */
+    private record Job(Kind kind, Range range, float[] audio, int fed, int[] context, String language, int[] draft) {
+    }
+
+    /** The first window's tokens of the latest finished transcription of the open piece starting at {@code start}. */
+    private record Draft(int start, int[] tokens) {
+    }
+
+    /** Where the time of a finished run went (the session's thread). */
+    private record Ran(TranscriptionResult result, long startedAt, long endedAt, long melNanos, long transcribeNanos) {
     }
 
     private record Done(Range range, TranscriptionResult result) {
@@ -106,9 +149,21 @@ public final class DictationSession implements AutoCloseable {
     private int partialFrom = -1;
     private long partialAt;
     private TranscriptionResult result;
-    private Timings lastRun;
     private Release release;
     private RuntimeException failure;
+    private Draft draft;
+    /** What the session's thread was doing when finish() was called. */
+    private String busyAtFinish = "idle";
+    /** When the run at the release ended (System.nanoTime), for the hand-off. */
+    private long finalEndedAt;
+    /** When the text was put together (System.nanoTime). */
+    private long completedAt;
+    private Ran finalRun;
+    // the session's thread only: the parts of the run in progress
+    private long melNanos;
+    /** The log-mel frames of the piece the last job was over, kept for the next job over it. */
+    private PieceMel pieceMel;
+    private long transcribeNanos;
 
     /**
      * @param fallback gives a CPU model after a device failure (the failed run is redone there); null
@@ -195,6 +250,7 @@ public final class DictationSession implements AutoCloseable {
             if (!finishing) {
                 finishing = true;
                 finishAt = System.nanoTime();
+                busyAtFinish = running == null ? "idle" : running.kind().name().toLowerCase(java.util.Locale.ROOT);
             }
             lock.notifyAll();
             while (result == null && failure == null && !cancelled) {
@@ -211,6 +267,10 @@ public final class DictationSession implements AutoCloseable {
             }
             if (result == null) {
                 throw new CancellationException("dictation cancelled");
+            }
+            if (release != null && release.handoffNanos() == 0) {
+                long end = release.speculative() || finalEndedAt == 0 ? completedAt : finalEndedAt;
+                release = release.withHandoff(Math.max(1, System.nanoTime() - end));
             }
             return result;
         }
@@ -307,10 +367,11 @@ public final class DictationSession implements AutoCloseable {
                 } catch (CancellationException e) {
                     // preempted: no longer wanted
                 }
+                long t1 = System.nanoTime();
                 synchronized (lock) {
                     running = null;
                     if (r != null) {
-                        store(job, r, t0);
+                        store(job, new Ran(r, t0, t1, melNanos, transcribeNanos));
                     }
                     lock.notifyAll();
                 }
@@ -350,14 +411,14 @@ public final class DictationSession implements AutoCloseable {
         if (finishing) {
             Range last = new Range(openStart, length);
             if (last.start() == last.end()) {
-                complete(false, lastRun == null ? 0 : lastRun.encodeNanos(), lastRun == null ? 0 : lastRun.decodeNanos());
+                complete(false);
                 return null;
             }
             if (speculated != null && speculated.range().equals(last) && pauseHeld()) {
                 results.add(speculated.result());
                 pieces.add(last);
                 openStart = length;
-                complete(true, 0, 0);
+                complete(true);
                 return null;
             }
             return job(Kind.PIECE, last, null);
@@ -385,7 +446,23 @@ public final class DictationSession implements AutoCloseable {
             System.arraycopy(tail, 0, a, fed - range.start(), tail.length);
         }
         String language = results.isEmpty() ? null : results.get(0).language();
-        return new Job(kind, range, a, context(), language);
+        return new Job(kind, range, a, fed - range.start(), context(), language, draftFor(range));
+    }
+
+    /**
+     * Under the lock: the draft for a run over {@code range}, or null: the tokens of the
+     * latest finished live text or speculation of the same open piece (the same start: the same prompt
+     * and language), followed by eot (checked too: a draft whose decoding ended there ends the check).
+     * Any draft gives the same text (DecodingTask checks every token); one from the same piece is
+     * mostly right.
+     */
+    private int[] draftFor(Range range) {
+        if (!DRAFTS || draft == null || draft.start() != range.start()) {
+            return null;
+        }
+        int[] t = Arrays.copyOf(draft.tokens(), draft.tokens().length + 1);
+        t[t.length - 1] = model.vocabulary().specials().eot();
+        return t;
     }
 
     /**
@@ -426,9 +503,12 @@ public final class DictationSession implements AutoCloseable {
     }
 
     private TranscriptionResult run(Job job) {
-        StreamingMelSource mel = new StreamingMelSource(nMels);
-        mel.push(job.audio(), 0, job.audio().length);
-        mel.finish();
+        long t0 = System.nanoTime();
+        if (pieceMel == null || pieceMel.start != job.range().start()) {
+            pieceMel = new PieceMel(nMels, job.range().start());
+        }
+        StreamingMelSource mel = pieceMel.source(job.audio(), job.fed());
+        melNanos = System.nanoTime() - t0;
         TranscribeOptions o = job.language() == null || options.decoding().language() != null ? options
                 : options.withDecoding(options.decoding().withLanguage(job.language()));
         while (true) {
@@ -439,32 +519,39 @@ public final class DictationSession implements AutoCloseable {
                 }
             });
             try {
-                return new Transcriber(p, codec).transcribe(mel, o, ProgressListener.NONE, job.context());
+                long t1 = System.nanoTime();
+                TranscriptionResult r = new Transcriber(p, codec).transcribe(mel, o, ProgressListener.NONE,
+                        job.context(), job.draft());
+                transcribeNanos = System.nanoTime() - t1;
+                return r;
             } catch (BackendFailure e) {
                 if (fallback == null) {
                     throw e;
                 }
                 model = fallback.apply(e);
-                mel = new StreamingMelSource(nMels);
-                mel.push(job.audio(), 0, job.audio().length);
-                mel.finish();
+                mel = pieceMel.source(job.audio(), job.fed());
             }
         }
     }
 
     /** Under the lock: files a finished run where it belongs. */
-    private void store(Job job, TranscriptionResult r, long startedAt) {
+    private void store(Job job, Ran ran) {
+        TranscriptionResult r = ran.result();
         switch (job.kind()) {
             case PIECE -> {
                 if (!pieces.contains(job.range())) { // the open piece, run at the release
                     pieces.add(job.range());
                     openStart = job.range().end();
-                    lastRun = r.timings();
+                    finalRun = ran;
+                    finalEndedAt = ran.endedAt();
                 }
                 results.add(r);
             }
             case SPECULATIVE -> speculated = new Done(job.range(), r);
             case PARTIAL -> partialAt = System.nanoTime();
+        }
+        if (job.kind() != Kind.PIECE) {
+            draft = new Draft(job.range().start(), r.firstWindowTokens());
         }
         if (job.kind() != Kind.PARTIAL) {
             partialAt = System.nanoTime();
@@ -472,7 +559,7 @@ public final class DictationSession implements AutoCloseable {
     }
 
     /** Under the lock: the pieces' results as one transcription. */
-    private void complete(boolean speculative, long encodeNanos, long decodeNanos) {
+    private void complete(boolean speculative) {
         StringBuilder text = new StringBuilder();
         List<Segment> segments = new ArrayList<>();
         long enc = 0;
@@ -498,8 +585,22 @@ public final class DictationSession implements AutoCloseable {
         String language = first == null ? options.decoding().language() : first.language();
         result = new TranscriptionResult(text.toString(), List.copyOf(segments), language,
                 first == null ? null : first.languageProbabilities(), new Timings(enc, windows, dec, steps));
-        release = new Release(speculative, pieces.size(), encodeNanos, decodeNanos);
+        completedAt = System.nanoTime();
+        release = releaseParts(speculative);
         lock.notifyAll();
+    }
+
+    /** Under the lock: how the release got its text ({@link Release}; the hand-off is added by finish()). */
+    private Release releaseParts(boolean speculative) {
+        Ran f = speculative ? null : finalRun;
+        if (f == null) {
+            return new Release(speculative, pieces.size(), 0, 0, 0, 0, 0, System.nanoTime() - finishAt, 0, 0, 0,
+                    busyAtFinish);
+        }
+        Timings t = f.result().timings();
+        long host = Math.max(0, f.transcribeNanos() - t.encodeNanos() - t.decodeNanos());
+        return new Release(false, pieces.size(), t.encodeNanos(), t.decodeNanos(), t.decodeSteps(), t.draftChecked(),
+                t.draftAccepted(), Math.max(0, f.startedAt() - finishAt), f.melNanos(), host, 0, busyAtFinish);
     }
 
     private String liveText(TranscriptionResult open) {

@@ -65,6 +65,12 @@ final class PreemptibleInference implements WhisperInference {
                 check();
                 inner.feed(tokens, logits);
             }
+
+            @Override
+            public void feedAll(int[] tokens, int from, float[][] logits) {
+                check();
+                inner.feedAll(tokens, from, logits);
+            }
         };
     }
 

@@ -32,9 +32,31 @@ final class StreamingMelSource implements MelWindowSource {
     private long melNanos;
 
     StreamingMelSource(int nMels) {
+        this(nMels, 0);
+    }
+
+    /**
+     * A source whose frames 0..startFrame-1 the caller gives ({@link #acceptFrames}) before pushing
+     * audio from sample {@link LogMelStream#firstSampleOf(int) firstSampleOf(startFrame)} on.
+     */
+    StreamingMelSource(int nMels, int startFrame) {
         this.nMels = nMels;
         this.frames = new MelFrameQueue(nMels);
-        this.stream = new LogMelStream(nMels, frames);
+        this.stream = new LogMelStream(nMels, frames, startFrame);
+    }
+
+    /** The first {@code count} raw frames, {@code nMels} floats each, frame after frame (before any push). */
+    void acceptFrames(float[] raw, int count) {
+        lock.lock();
+        try {
+            float[] frame = new float[nMels];
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(raw, i * nMels, frame, 0, nMels);
+                frames.acceptFrame(i, frame);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Adds 16 kHz mono samples; blocks while the decoder is far behind. */
@@ -158,7 +180,10 @@ final class StreamingMelSource implements MelWindowSource {
             if (cancelled) {
                 throw new CancellationException("transcription cancelled");
             }
-            return LogMelNormalizer.window(frames, seekFrame);
+            float[] out = new float[nMels * MelConstants.WINDOW_FRAMES];
+            int silentFrom = finished ? LogMelStream.firstSilentFrame(stream.samplesPushed()) : Integer.MAX_VALUE;
+            LogMelNormalizer.window(frames, seekFrame, out, silentFrom);
+            return out;
         } finally {
             lock.unlock();
         }

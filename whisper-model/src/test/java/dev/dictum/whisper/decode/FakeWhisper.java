@@ -63,6 +63,8 @@ final class FakeWhisper implements WhisperInference {
     final List<int[]> reorders = new ArrayList<>();
     final List<Integer> resetBatches = new ArrayList<>();
     int attempts = -1;
+    /** feedAll calls (each also recorded in {@link #feeds} as one row). */
+    int feedAlls;
 
     FakeWhisper(int nVocab, int nTextCtx, Script script) {
         this.dims = new WhisperDims(2, 1500, 4, 1, 1, nVocab, nTextCtx, 4, 1, 1);
@@ -185,6 +187,42 @@ final class FakeWhisper implements WhisperInference {
                 script.logits(new Context(audio, attempts, h, sp), logits[b]);
             }
             length += tokens[0].length;
+        }
+
+        @Override
+        public void feedAll(int[] tokens, int from, float[][] logits) {
+            if (rows.size() != 1) {
+                throw new IllegalStateException("feedAll with a batch of " + rows.size());
+            }
+            feeds.add(new int[][] {tokens.clone()});
+            feedAlls++;
+            log.add("feedAll " + Arrays.toString(tokens) + " from " + from);
+            int[] old = rows.get(0);
+            for (int i = 0; i < tokens.length; i++) {
+                int[] h = Arrays.copyOf(old, old.length + i + 1);
+                System.arraycopy(tokens, 0, h, old.length, i + 1);
+                if (h.length > dims.nTextCtx()) {
+                    throw new IllegalStateException("fed past n_text_ctx: " + h.length);
+                }
+                if (i >= from) {
+                    Arrays.fill(logits[i - from], BASE);
+                    script.logits(new Context(audio, attempts, h, sp), logits[i - from]);
+                }
+            }
+            int[] h = Arrays.copyOf(old, old.length + tokens.length);
+            System.arraycopy(tokens, 0, h, old.length, tokens.length);
+            rows.set(0, h);
+            length += tokens.length;
+        }
+
+        @Override
+        public void truncate(int to) {
+            if (to < 0 || to > length) {
+                throw new IllegalArgumentException("truncate " + length + " to " + to);
+            }
+            log.add("truncate " + to);
+            rows.replaceAll(r -> Arrays.copyOf(r, to));
+            length = to;
         }
 
         @Override

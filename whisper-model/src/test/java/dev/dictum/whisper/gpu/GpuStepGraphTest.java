@@ -128,6 +128,122 @@ class GpuStepGraphTest {
         }
     }
 
+    /**
+     * The release's draft check (issue 12): a batched pass over a draft, then a truncate back to the
+     * accepted tokens, then captured steps: the replayed steps read their position and key count from
+     * the step buffer, so they give what a state that never saw the rejected tokens gives (the eager
+     * backend, fed one token at a time), and the graph is neither dropped nor captured again.
+     */
+    @Test
+    void afterATruncateTheReplayedStepGivesTheLogitsOfAStateThatNeverSawTheDroppedTokens() throws Exception {
+        GpuDriver real = driver("cuda");
+        float[] audio = TestData.wav16kMono(WAV);
+        FaultInjectingDriver launches = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
+        FaultInjectingDriver captures = new FaultInjectingDriver(launches, "streamBeginCapture", Integer.MAX_VALUE);
+        GpuBackend graphs = new GpuBackend(captures, 0);
+        GpuBackend eager = new GpuBackend(real, 0);
+        eager.refuseGraphs("test: eager steps");
+        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs); WhisperEngine e = WhisperEngine.load(MODEL, eager)) {
+            SpecialTokens sp = g.model().vocabulary().specials();
+            int vocab = g.model().dims().nVocab();
+            int[] prompt = {sp.sot(), sp.noTimestamps()};
+            int[] draft = {262, 318, 257, 1332, 286, 262, 3288, 1080, 13, 383, 318, 257};
+            int keep = 5;
+            int[] after = {464, 2068, 7586, 21831};
+            float[] mel = new LogMel(g.model().dims().nMels()).window(audio);
+            try (EncodedAudio ga = g.model().encode(mel); EncodedAudio ea = e.model().encode(mel);
+                    DecoderState gs = g.model().newDecoder(1); DecoderState es = e.model().newDecoder(1)) {
+                float[][] l = new float[1][vocab];
+                gs.reset(ga, 1);
+                gs.feed(new int[][] {prompt}, l);
+                gs.feed(new int[][] {{draft[0]}}, l); // a step first: the graph is captured before the draft
+                int captured = captures.calls();
+                float[][] all = new float[draft.length - 1][vocab];
+                gs.feedAll(java.util.Arrays.copyOfRange(draft, 1, draft.length), 0, all);
+                gs.truncate(prompt.length + keep);
+                es.reset(ea, 1);
+                es.feed(new int[][] {prompt}, l);
+                for (int i = 0; i < keep; i++) {
+                    es.feed(new int[][] {{draft[i]}}, l);
+                }
+                float[][] a = new float[1][vocab];
+                float[][] b = new float[1][vocab];
+                int before = launches.calls();
+                for (int t : after) {
+                    gs.feed(new int[][] {{t}}, a);
+                    es.feed(new int[][] {{t}}, b);
+                    double d = 0;
+                    double n = 0;
+                    for (int i = 0; i < vocab; i++) {
+                        d += (a[0][i] - (double) b[0][i]) * (a[0][i] - b[0][i]);
+                        n += (double) b[0][i] * b[0][i];
+                    }
+                    assertThat(Math.sqrt(d / n)).as("after the truncate, token %d", t).isLessThan(1e-3);
+                }
+                assertThat(launches.calls() - before).as("replays after the truncate").isEqualTo(after.length);
+                assertThat(captures.calls()).as("captures after the truncate").isEqualTo(captured);
+            }
+        }
+    }
+
+    /**
+     * The release's draft on the GPU (issue 12): a transcription given the tokens of the same audio's
+     * transcription as a draft (exact, wrong in the middle, wrong at the first token) checks them in
+     * one batched pass and gives the text of no draft; the exact one is accepted whole.
+     */
+    @Test
+    void aDraftCheckedInOneBatchedPassGivesTheTextOfNoDraft() throws Exception {
+        GpuDriver real = driver("cuda");
+        float[] audio = TestData.wav16kMono(WAV);
+        try (WhisperEngine g = WhisperEngine.load(MODEL, new GpuBackend(real, 0))) {
+            TranscribeOptions o = TranscribeOptions.defaults();
+            o = o.withDecoding(o.decoding().withWithoutTimestamps(true));
+            float[] window = new LogMel(g.model().dims().nMels()).window(audio);
+            dev.dictum.whisper.decode.MelWindowSource mel = new dev.dictum.whisper.decode.MelWindowSource() {
+                @Override
+                public int melBins() {
+                    return g.model().dims().nMels();
+                }
+
+                @Override
+                public int totalFrames() {
+                    return audio.length / 160;
+                }
+
+                @Override
+                public float[] window(int seekFrame) {
+                    return window.clone(); // one window: without timestamps the seek moves past it
+                }
+
+                @Override
+                public void discardBefore(int frame) {
+                }
+            };
+            dev.dictum.whisper.decode.Transcriber t = new dev.dictum.whisper.decode.Transcriber(g.model(), g.codec());
+            TranscriptionResult want = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE, new int[0]);
+            int[] tokens = want.firstWindowTokens();
+            assertThat(tokens.length).isGreaterThanOrEqualTo(4);
+            int eot = g.model().vocabulary().specials().eot();
+            int[] exact = java.util.Arrays.copyOf(tokens, tokens.length + 1);
+            exact[tokens.length] = eot;
+            int[] middle = exact.clone();
+            middle[tokens.length / 2] = middle[tokens.length / 2] == 262 ? 263 : 262;
+            int[] first = exact.clone();
+            first[0] = first[0] == 262 ? 263 : 262;
+            for (int[] draft : List.of(exact, middle, first)) {
+                TranscriptionResult got = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE,
+                        new int[0], draft);
+                assertThat(got.text()).as("draft %s", java.util.Arrays.toString(draft)).isEqualTo(want.text());
+                assertThat(got.firstWindowTokens()).containsExactly(tokens);
+                assertThat(got.timings().draftChecked()).isPositive();
+            }
+            TranscriptionResult e = t.transcribe(mel, o, dev.dictum.whisper.decode.ProgressListener.NONE, new int[0],
+                    exact);
+            assertThat(e.timings().draftAccepted()).isEqualTo(exact.length);
+            assertThat(e.timings().decodeSteps()).as("sot, notimestamps, then one pass").isEqualTo(3);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"streamBeginCapture", "graphInstantiate", "graphLaunch"})
     void aGraphCallThatFailsLeavesEagerStepsAndTheSameTranscript(String call) throws Exception {
