@@ -47,7 +47,7 @@ public final class DictationController implements AutoCloseable {
 
         /**
          * Live, provisional text of the recording in progress (the release-to-text session's
-         * partial result, re-made about once a second while the user speaks): for the indicator
+         * partial result, re-made up to four times a second while the user speaks): for the indicator
          * only, never inserted. An empty string when a recording starts or ends.
          */
         default void partial(String text) {

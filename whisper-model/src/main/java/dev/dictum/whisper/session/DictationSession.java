@@ -32,8 +32,10 @@ import java.util.function.Function;
  *     quietest 200 ms of its second half. Each piece is transcribed with the text of the pieces before
  *     it as the prompt ({@link Transcriber#transcribe(dev.dictum.whisper.decode.MelWindowSource,
  *     TranscribeOptions, ProgressListener, int[])}), so the release only waits for the open piece.</li>
- * <li><b>Live text.</b> About once a second while the user speaks, the open piece as it stands is
- *     transcribed for the partial-text listener (never part of the result).</li>
+ * <li><b>Live text.</b> While the user speaks, the open piece as it stands is transcribed for the
+ *     partial-text listener (never part of the result): every 4 × the engine's last run, between
+ *     {@value #PARTIAL_MIN_MILLIS} ms (a GPU: fresher text, and a longer draft for the release) and
+ *     once a second (a slow CPU, whose runs would otherwise crowd out the pieces).</li>
  * </ul>
  * Exact by construction: {@link #finish()} returns the concatenated texts of {@link #pieces()}, each
  * transcribed from scratch in order with the same prompts (the tests compare byte for byte). Every run
@@ -53,7 +55,8 @@ public final class DictationSession implements AutoCloseable {
     static final int CUT_PAUSE_MILLIS = 650;
     private static final int QUIET_WINDOW = RATE / 5;
     private static final int QUIET_STEP = 160;
-    private static final long PARTIAL_EVERY_NANOS = 1_000_000_000L;
+    static final int PARTIAL_MIN_MILLIS = 250;
+    private static final long PARTIAL_MAX_NANOS = 1_000_000_000L;
     /** For A/B timing only: {@code -Ddictum.release.noDraft=true} runs the release without the live text's draft. */
     private static final boolean DRAFTS = !Boolean.getBoolean("dictum.release.noDraft");
 
@@ -148,6 +151,8 @@ public final class DictationSession implements AutoCloseable {
     private long finishAt;
     private int partialFrom = -1;
     private long partialAt;
+    /** Wall time of the last finished run, which paces the live text (guarded by lock). */
+    private long lastRunNanos = PARTIAL_MAX_NANOS / 4;
     private TranscriptionResult result;
     private Release release;
     private RuntimeException failure;
@@ -356,7 +361,7 @@ public final class DictationSession implements AutoCloseable {
                         if (cancelled || result != null) {
                             return;
                         }
-                        lock.wait(partial == null ? 0 : 100);
+                        lock.wait(partial == null ? 0 : PARTIAL_MIN_MILLIS / 2);
                     }
                     running = job;
                 }
@@ -431,11 +436,19 @@ public final class DictationSession implements AutoCloseable {
             return null;
         }
         if (partial != null && length - openStart >= RATE && length != partialFrom
-                && System.nanoTime() - partialAt >= PARTIAL_EVERY_NANOS) {
+                && System.nanoTime() - partialAt >= partialEvery(lastRunNanos)) {
             partialFrom = length;
             return job(Kind.PARTIAL, new Range(openStart, length), null);
         }
         return null;
+    }
+
+    /**
+     * Nanoseconds between live-text runs: 4 × the last run (so the engine is free at least three
+     * quarters of the time for the pieces and the release), within [{@value #PARTIAL_MIN_MILLIS} ms, 1 s].
+     */
+    static long partialEvery(long lastRunNanos) {
+        return Math.clamp(4 * lastRunNanos, PARTIAL_MIN_MILLIS * 1_000_000L, PARTIAL_MAX_NANOS);
     }
 
     /** Under the lock: a job over {@code range} of the fed audio, {@code tail} appended where given. */
@@ -550,6 +563,7 @@ public final class DictationSession implements AutoCloseable {
             case SPECULATIVE -> speculated = new Done(job.range(), r);
             case PARTIAL -> partialAt = System.nanoTime();
         }
+        lastRunNanos = ran.endedAt() - ran.startedAt();
         if (job.kind() != Kind.PIECE) {
             draft = new Draft(job.range().start(), r.firstWindowTokens());
         }

@@ -1,0 +1,28 @@
+package dev.dictum.whisper.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The live text's pace follows the engine: often on a GPU, about once a second on a slow CPU. */
+class LiveTextPaceTest {
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void fastEngineGetsLiveTextEveryQuarterSecond() {
+        assertThat(DictationSession.partialEvery(20 * MS)).isEqualTo(250 * MS); // a GPU pass over a short piece
+        assertThat(DictationSession.partialEvery(0)).isEqualTo(250 * MS);
+    }
+
+    @Test
+    void middleEnginesLeaveThreeQuartersOfTheTimeFree() {
+        assertThat(DictationSession.partialEvery(100 * MS)).isEqualTo(400 * MS);
+        assertThat(DictationSession.partialEvery(200 * MS)).isEqualTo(800 * MS);
+    }
+
+    @Test
+    void slowEnginesStayAtOncePerSecond() {
+        assertThat(DictationSession.partialEvery(300 * MS)).isEqualTo(1000 * MS); // toy-en on a 2-core CPU
+        assertThat(DictationSession.partialEvery(5000 * MS)).isEqualTo(1000 * MS);
+    }
+}
