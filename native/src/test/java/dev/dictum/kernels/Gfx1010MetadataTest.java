@@ -30,7 +30,9 @@ class Gfx1010MetadataTest {
             // the larger of the two bodies' needs (ABI.md): the NVIDIA body's 21 504 bytes at headDim 64;
             // the portable (AMD) body itself uses 16 384
             "attention_f32", new Launch(128, Math.max(4L * (80 * 64 + 256), 4L * 2 * 32 * 64), "headDim 64"),
-            "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, headDim 64"));
+            "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, headDim 64"),
+            // a wave per row, GpuBackend.LAYER_NORM_BLOCK
+            "layer_norm_f32", new Launch(128, 0, null));
 
     private final KernelResources res = new KernelResources();
 
