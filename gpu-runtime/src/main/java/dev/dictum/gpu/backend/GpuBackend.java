@@ -396,6 +396,11 @@ public final class GpuBackend implements Backend {
         return Math.min(ceil(n, warps / gemvSplit(k, warps, warp)), MAX_GRID);
     }
 
+    /** layer_norm_f32's grid: a warp per row, block / warp rows a block (grid-stride past the cap). */
+    static int layerNormGrid(int rows, int block, int warp) {
+        return Math.min(ceil(rows, block / warp), MAX_GRID);
+    }
+
     @Override
     public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out) {
         layerNorm(x, rows, cols, gain, bias, out, LAYER_NORM_BLOCK);
@@ -417,8 +422,7 @@ public final class GpuBackend implements Backend {
         }
         checkRange(buf(x), 0, (long) rows * cols);
         checkRange(buf(out), 0, (long) rows * cols);
-        kernel("layer_norm", "layer_norm_f32").launch(stream, Math.min(ceil(rows, block / warp), MAX_GRID), 1, 1,
-                block, 0,
+        kernel("layer_norm", "layer_norm_f32").launch(stream, layerNormGrid(rows, block, warp), 1, 1, block, 0,
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(bias).address())
                         .ptr(buf(out).at(0)).i32(rows).i32(cols));
     }
