@@ -1,4 +1,4 @@
-// Runs the decoder's kernels (gemv_f16, cross_attention_f32) on the CPU, one std::thread per GPU
+// Runs the decoder's kernels (gemv_f16, cross_attention_f32) and layer_norm_f32 on the CPU, one std::thread per GPU
 // thread, block after block, against a float64 reference; a check of their indexing, splits,
 // predicates, reductions and tickets where no GPU is at hand (it says nothing about speed).
 //   native/bench/kernel_emu.sh        (g++ -std=c++20 with the CUDA headers; no GPU needed)
@@ -17,7 +17,7 @@
 
 static float dynamicShared[1 << 16]; // `extern __shared__ float sm[]`, rewritten by kernel_emu.sh
 
-#include "emu_kernels.inc" // gemv.cu and cross_attention.cu, `extern __shared__` rewritten by kernel_emu.sh
+#include "emu_kernels.inc" // gemv.cu, cross_attention.cu and layer_norm.cu, `extern __shared__` rewritten by kernel_emu.sh
 
 static unsigned seed = 12345;
 static float frand() {
@@ -151,6 +151,64 @@ static void crossCase(int rows, int keys, int heads, int hd, int sms, int block,
     }
 }
 
+// GpuBackend.layerNorm's launch: blocks of LAYER_NORM_BLOCK (128) threads, one row per warp, so
+// 128 / warpSize rows a block. xOffset shifts x and out off 16 bytes (the scalar body); a row wider
+// than DG_LN_PER_LANE * warpSize takes the block-per-row body. Every output against float64 (mean
+// far from 0: the two-pass variance matters), poisoned first, 64 sentinels past the end; in place too.
+static void layerNormCase(int rows, int cols, int xOffset, int block = 128, int grid = 0) {
+    std::vector<float> xs((size_t) rows * cols + 8), out((size_t) rows * cols + 8 + 64);
+    std::vector<__half> g(cols), b(cols);
+    for (auto& v : xs) v = frand() * 3 + 5;
+    for (auto& v : g) v = __float2half(1 + frand() * 0.5f);
+    for (auto& v : b) v = __float2half(frand() * 0.5f);
+    const float* x = xs.data() + xOffset;
+    const int perBlock = block / warpSize;
+    if (grid == 0) grid = std::min((rows + perBlock - 1) / perBlock, 65535);
+    std::vector<double> ref((size_t) rows * cols);
+    for (int r = 0; r < rows; r++) {
+        double mean = 0, var = 0;
+        for (int c = 0; c < cols; c++) mean += x[(size_t) r * cols + c];
+        mean /= cols;
+        for (int c = 0; c < cols; c++) var += (x[(size_t) r * cols + c] - mean) * (x[(size_t) r * cols + c] - mean);
+        const double inv = 1 / std::sqrt(var / cols + 1e-5);
+        for (int c = 0; c < cols; c++)
+            ref[(size_t) r * cols + c] = (x[(size_t) r * cols + c] - mean) * inv * __half2float(g[c]) + __half2float(b[c]);
+    }
+    std::vector<float> first;
+    for (int run = 0; run < 3; run++) { // run 1: blocks in reverse order; run 2: in place (out == x)
+        std::vector<float> inPlace((size_t) xOffset + rows * cols + 64);
+        std::copy(x, x + (size_t) rows * cols, inPlace.begin() + xOffset);
+        float* o = (run == 2 ? inPlace.data() : out.data()) + xOffset;
+        if (run != 2) std::fill(out.begin(), out.end(), NAN);
+        for (int k = 0; k < 64; k++) o[(size_t) rows * cols + k] = 1234.5f;
+        const float* xr = run == 2 ? o : x;
+        emu_launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
+            layer_norm_f32(xr, g.data(), b.data(), o, rows, cols);
+        });
+        double num = 0, den = 0;
+        for (size_t i = 0; i < ref.size(); i++) {
+            const double d = o[i] - ref[i];
+            num += std::isnan(d) ? INFINITY : d * d;
+            den += ref[i] * ref[i];
+        }
+        bool guard = true;
+        for (int k = 0; k < 64; k++) guard &= o[(size_t) rows * cols + k] == 1234.5f;
+        char what[160];
+        snprintf(what, sizeof what, "layer_norm rows %d cols %d x+%d block %d grid %d (%s) run %d: rel err %.2e", rows,
+                 cols, xOffset, block, grid, cols > DG_LN_PER_LANE * warpSize ? "block rows"
+                 : cols % 4 == 0 && xOffset % 4 == 0 ? "warp rows, float4" : "warp rows, scalar", run,
+                 std::sqrt(num / den));
+        check(std::sqrt(num / den) <= 1e-6, what);
+        check(guard, "layer_norm wrote past its output");
+        if (run == 0) {
+            printf("%s\n", what);
+            first.assign(o, o + (size_t) rows * cols);
+        } else {
+            check(std::memcmp(first.data(), o, first.size() * 4) == 0, "layer_norm: another block order or in place, other bits");
+        }
+    }
+}
+
 int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
     const int b = 128; // GpuBackend.GEMV_BLOCK and CROSS_BLOCK: 4 warps of 32, 2 waves of 64
@@ -165,6 +223,20 @@ int main() {
         crossCase(2, 1000, 3, 24, 132, b);  // odd head width, short last chunk
         crossCase(1, 1500, 20, 64, 132, b, true);
         crossCase(1, 1500, 6, 64, 132, b, true); // tiny: 24 chunks of 63 keys
+        // The encoders' rows (large-v3, small, tiny), a decoder step, odd sizes; 4104 is wider than
+        // the registers hold (the block body) at both warp sizes, 2000 at 32 only.
+        layerNormCase(1500, 1280, 0);
+        layerNormCase(1500, 768, 0);
+        layerNormCase(1500, 384, 0);
+        layerNormCase(1, 1280, 0);
+        layerNormCase(7, 1000, 0);
+        layerNormCase(3, 999, 0);
+        layerNormCase(5, 4104, 0);
+        layerNormCase(3, 2000, 0);
+        layerNormCase(4, 1280, 1);        // x and out not 16-byte aligned: the scalar body
+        layerNormCase(9, 1, 0);
+        layerNormCase(11, 1280, 0, 256, 2); // any grid: fewer blocks than rows (grid-stride)
+        layerNormCase(3, 4104, 0, 64, 1);
         if (ws == 64) break;
         gemvCase(1, 160, 1280, 0, b, 0);
         gemvCase(5, 128, 5120, 0, b, 0);

@@ -32,7 +32,9 @@ class Gfx1010MetadataTest {
             "attention_f32", new Launch(128, Math.max(4L * (80 * 64 + 256), 4L * 2 * 32 * 64), "headDim 64"),
             "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, one chunk"),
             // a large-v3 token on 40 CUs: 4 chunks of 375 keys; float4 partials of 4 x 128 floats
-            "cross_attention_f32_hd64", new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64"));
+            "cross_attention_f32_hd64", new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64"),
+            // a wave per row, GpuBackend.LAYER_NORM_BLOCK
+            "layer_norm_f32", new Launch(128, 0, null));
 
     private final KernelResources res = new KernelResources();
 

@@ -44,6 +44,13 @@ public final class GpuBackend implements Backend {
     static final int CROSS_SLOTS_PER_SM = 4;
     /** One partial: max, sum and headDim accumulators (heads up to 256 wide split; wider ones don't). */
     static final int CROSS_SLOT_FLOATS = 258;
+    /**
+     * layer_norm_f32's block: one warp per row, so 4 rows a block at warp 32 (2 at wave 64); 1500
+     * encoder rows are 375 blocks, all resident at once on an H100 (128 registers a thread).
+     */
+    static final int LAYER_NORM_BLOCK = 128;
+    /** layer_norm_f32's __launch_bounds__: the row held in registers must not spill. */
+    static final int LAYER_NORM_MAX_BLOCK = 256;
     private static final int MAX_GRID = 65535;
     private static final Pattern GEMM_CUBIN = Pattern.compile("sm_(\\d+)/gemm\\.cubin");
     private static final long RING_DEVICE_BYTES = Staging.RING_BYTES;
@@ -65,7 +72,6 @@ public final class GpuBackend implements Backend {
      */
     private final DeviceBuffer crossPartials;
     private final DeviceBuffer crossTickets;
-    private int layerNormBlock = BLOCK;
     private boolean closed;
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
     private String graphsRefused;
@@ -390,25 +396,33 @@ public final class GpuBackend implements Backend {
         return Math.min(ceil(n, warps / gemvSplit(k, warps, warp)), MAX_GRID);
     }
 
-    @Override
-    public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out) {
-        layerNorm(x, rows, cols, gain, bias, out, layerNormBlock);
+    /** layer_norm_f32's grid: a warp per row, block / warp rows a block (grid-stride past the cap). */
+    static int layerNormGrid(int rows, int block, int warp) {
+        return Math.min(ceil(rows, block / warp), MAX_GRID);
     }
 
-    /** With a chosen block size (tests launch every multiple of the warp size up to 1024). */
+    @Override
+    public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out) {
+        layerNorm(x, rows, cols, gain, bias, out, LAYER_NORM_BLOCK);
+    }
+
+    /**
+     * With a chosen block size (tests launch every multiple of the warp size up to
+     * {@link #LAYER_NORM_MAX_BLOCK}): a warp per row, block / warpSize rows a block (ABI.md).
+     */
     public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out,
             int block) {
         int warp = device.props().warpSize();
-        if (block < warp || block > 1024 || block % warp != 0) {
+        if (block < warp || block > LAYER_NORM_MAX_BLOCK || block % warp != 0) {
             throw new IllegalArgumentException("layer norm block " + block + " is not a multiple of " + warp
-                    + " in [" + warp + ", 1024]");
+                    + " in [" + warp + ", " + LAYER_NORM_MAX_BLOCK + "]");
         }
         if (rows == 0) {
             return;
         }
         checkRange(buf(x), 0, (long) rows * cols);
         checkRange(buf(out), 0, (long) rows * cols);
-        kernel("layer_norm", "layer_norm_f32").launch(stream, Math.min(rows, MAX_GRID), 1, 1, block, 0,
+        kernel("layer_norm", "layer_norm_f32").launch(stream, layerNormGrid(rows, block, warp), 1, 1, block, 0,
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(bias).address())
                         .ptr(buf(out).at(0)).i32(rows).i32(cols));
     }

@@ -12,6 +12,7 @@ import dev.dictum.gpu.HostTensor;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.cpu.TestWeights;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -116,8 +117,11 @@ class GpuOpsTest {
     void layerNormAtEveryBlockSize(String api) {
         GpuBackend gpu = Gpus.backend(api);
         int warp = gpu.props().warpSize();
-        for (int[] s : new int[][] {{1500, 384}, {1500, 512}, {1500, 768}, {1500, 1024}, {3, 1280}, {5, 1280}, {7, 1},
-            {2, 33}, {4, 4097}, {1, 1025}}) {
+        // Real rows (the encoders', a decoder step's), odd sizes (the scalar body: cols % 4 != 0), and
+        // rows wider than a warp's registers hold (4104, 4097; 2000 at warp 32): the block body.
+        for (int[] s : new int[][] {{1500, 384}, {1500, 512}, {1500, 768}, {1500, 1024}, {1500, 1280}, {3, 1280},
+            {5, 1280}, {1, 1280}, {1, 384}, {7, 1}, {2, 33}, {7, 1000}, {3, 999}, {5, 4104}, {3, 2000}, {4, 4097},
+            {1, 1025}}) {
             int rows = s[0];
             int cols = s[1];
             float[] x = TestWeights.activations(rows * cols, nextSeed());
@@ -136,7 +140,7 @@ class GpuOpsTest {
             }
             Weight gg = gpu.upload(g);
             Weight gb = gpu.upload(b);
-            for (int block = warp; block <= 1024; block += warp) {
+            for (int block = warp; block <= GpuBackend.LAYER_NORM_MAX_BLOCK; block += warp) {
                 try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, x.length)) {
                     gpu.upload(x, 0, gx, 0, x.length);
                     gpu.layerNorm(gx, rows, cols, gg, gb, go, block);
@@ -145,6 +149,69 @@ class GpuOpsTest {
                 }
             }
         }
+    }
+
+    /**
+     * The model's launch (GpuBackend.LAYER_NORM_BLOCK: a warp per row) against float64 within 1e-6,
+     * out of place and in place (out == x, as the encoder's final norm), poisoned and guarded.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void layerNormAtTheModelsLaunchAgainstFloat64(String api) {
+        GpuBackend gpu = Gpus.backend(api);
+        for (int[] s : new int[][] {{1500, 1280}, {1500, 768}, {1500, 384}, {1, 1280}, {1, 384}, {5, 1280}, {7, 1000},
+            {3, 999}, {5, 4104}, {3, 2000}, {9, 1}}) {
+            int rows = s[0];
+            int cols = s[1];
+            float[] x = TestWeights.activations(rows * cols, nextSeed());
+            for (int i = 0; i < x.length; i++) {
+                x[i] = x[i] * 3 + 5;
+            }
+            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
+            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
+            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
+            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            float[] gain = f16s(g, cols);
+            float[] bias = f16s(b, cols);
+            float[] want = new float[x.length];
+            for (int r = 0; r < rows; r++) {
+                double mean = 0;
+                double var = 0;
+                for (int c = 0; c < cols; c++) {
+                    mean += x[r * cols + c];
+                }
+                mean /= cols;
+                for (int c = 0; c < cols; c++) {
+                    double d = x[r * cols + c] - mean;
+                    var += d * d;
+                }
+                double inv = 1 / Math.sqrt(var / cols + 1e-5);
+                for (int c = 0; c < cols; c++) {
+                    want[r * cols + c] = (float) ((x[r * cols + c] - mean) * inv * gain[c] + bias[c]);
+                }
+            }
+            Weight gg = gpu.upload(g);
+            Weight gb = gpu.upload(b);
+            try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, x.length);
+                    Buffer inPlace = poisoned(gpu, x.length)) {
+                gpu.upload(x, 0, gx, 0, x.length);
+                gpu.layerNorm(gx, rows, cols, gg, gb, go);
+                assertThat(relErr(read(gpu, go, x.length), want)).as("%s rows %d cols %d", api, rows, cols)
+                        .isLessThanOrEqualTo(1e-6);
+                gpu.upload(x, 0, inPlace, 0, x.length);
+                gpu.layerNorm(inPlace, rows, cols, gg, gb, inPlace);
+                assertThat(relErr(read(gpu, inPlace, x.length), want)).as("%s rows %d cols %d in place", api, rows,
+                        cols).isLessThanOrEqualTo(1e-6);
+            }
+        }
+    }
+
+    private static float[] f16s(HostTensor t, int n) {
+        float[] f = new float[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = Float.float16ToFloat(t.data().getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i));
+        }
+        return f;
     }
 
     static Stream<Arguments> projectCases() {
