@@ -2,6 +2,7 @@
 // x [rows, k] f32, w [n, k] f16 (PyTorch order), out [rows, n] f32. See gemm_tile.cuh.
 #include "dg_split.cuh"
 #include "gemm_hilo.cuh"
+#include "gemm_hilo_pipe.cuh"
 #include "gemm_tile.cuh"
 
 struct DgRowMajorA {
@@ -76,4 +77,53 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
     dg_gemm_hilo_entry(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
+// The deep-pipeline entries' body (gemm_hilo_pipe.cuh): x = hi + lo as gemm_f16_hilo, S k-slices in
+// dynamic shared memory (dg_hilo_pipe_shared bytes, above the 48 KiB default: Kernel.launch opts in),
+// so only for devices whose opt-in maximum holds them (GpuBackend.hiloKernel). Elsewhere (never
+// launched there; every entry must still build for every target) the 64 x 64 body covers the tile.
+template <int BM, int BN, int WM, int WN, int S>
+__device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __half* xlo, const __half* w,
+                                                   const __half* bias, float* out, int rows, int n, int k,
+                                                   int epilogue) {
+    static_assert(WM * WN * 32 == DG_GEMM_THREADS, "blocks of 256");
+#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    extern __shared__ __align__(128) __half dg_hilo_pipe_sm[];
+    dg_gemm_hilo_pipe<BM, BN, WM, WN, S>(xhi, xlo, w, bias, out, rows, n, k, epilogue, dg_hilo_pipe_sm);
+#else
+    const DgHiLoA a{xhi, xlo, k};
+    for (int p = 0; p < (BM / 64) * (BN / 64); p++) { // uniform per block: the barriers inside hold
+        const int r0 = blockIdx.y * BM + 64 * (p / (BN / 64));
+        const int c0 = blockIdx.x * BN + 64 * (p % (BN / 64));
+        if (r0 < rows && c0 < n) {
+            dg_gemm_tile64(a, w, bias, out, rows, n, k, epilogue, r0, c0);
+        }
+    }
+#endif
+}
+
+// The product's deep-pipeline entries, grid (ceil(n / BN), ceil(rows / 128)), block 256, dynamic shared
+// memory dg_hilo_pipe_shared(128, BN, 4); preconditions as gemm_f16_hilo.
+// 128 x 128 tile, 8 warps of 64 x 32, 4 stages (96 KiB), one block per SM.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo_pipe(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 128, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
+// 128 x 64 tile, 8 warps of 32 x 32, 4 stages (80 KiB), two blocks per SM (128 registers, no spills):
+// twice the blocks of the 128 x 128 tile, 16 warps per SM to hide each other's latencies.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_pipe_n64(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 64, 4, 2, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
+// 64 x 64 tile, 8 warps of 32 x 16, 4 stages (48 KiB), three blocks per SM: for shapes with too few
+// 128 x 64 tiles to fill the GPU (tiny's and small's d_model outputs: 1500 x 384 is 144 of these).
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 3) gemm_f16_hilo_pipe_64(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+    dg_hilo_pipe_entry<64, 64, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }
