@@ -296,10 +296,31 @@ public final class GpuBackend implements Backend {
         }
     }
 
+    /**
+     * Tests: linear (x at offset 0) through the hilo entry {@code h} whatever {@link #hiloKernel} would
+     * pick, at any shape; false (nothing launched) where that entry cannot run: no sm_80+ cubin of its
+     * body, k % 8 != 0, or more shared memory than the device's opt-in maximum.
+     */
+    synchronized boolean linearHilo(HiloKernel h, Buffer x, int rows, Weight w, Weight bias, Buffer out,
+            Epilogue epilogue) {
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
+        if (!hiloBody(gemmImage()) || k % 8 != 0 || weight(w).address() % 16 != 0
+                || h.sharedBytes() > device.props().sharedMemoryPerBlockOptin()) {
+            return false;
+        }
+        checkRange(buf(x), 0, (long) rows * k);
+        checkRange(buf(out), 0, (long) rows * n);
+        long hi = splitHilo(buf(x).at(0), (long) rows * k);
+        gemmHilo(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
+        return true;
+    }
+
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
         return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors());
+                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors(),
+                        device.props().sharedMemoryPerBlockOptin());
     }
 
     /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
@@ -320,11 +341,15 @@ public final class GpuBackend implements Backend {
     }
 
     private void gemmHilo(long hi, int rows, Weight w, Weight bias, long out, int n, int k, Epilogue epilogue) {
+        gemmHilo(hiloKernel(rows, n, device.props().multiprocessors(), device.props().sharedMemoryPerBlockOptin()),
+                hi, rows, w, bias, out, n, k, epilogue);
+    }
+
+    private void gemmHilo(HiloKernel h, long hi, int rows, Weight w, Weight bias, long out, int n, int k,
+            Epilogue epilogue) {
         long lo = hi + 2L * rows * k;
-        String gemm = hiloTwoPerSm(rows, n, device.props().multiprocessors()) ? "gemm_f16_hilo_2blk"
-                : "gemm_f16_hilo";
-        kernel("gemm", gemm).launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0,
-                new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
+        kernel("gemm", h.name()).launch(stream, ceil(n, h.tileCols()), ceil(rows, h.tileRows()), 1, BLOCK,
+                h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
                         .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
                         .i32(epilogueCode(epilogue)));
     }
@@ -350,25 +375,77 @@ public final class GpuBackend implements Backend {
         return hiloPlanes;
     }
 
+    /**
+     * One entry of the hilo GEMM (gemm.cu, ABI.md) and its launch: a {@code tileRows × tileCols} tile per
+     * block of 256 threads, {@code sharedBytes} of dynamic shared memory (0: the entry's own 48 KiB of
+     * static shared memory).
+     */
+    record HiloKernel(String name, int tileRows, int tileCols, int sharedBytes) {
+    }
+
+    /** The 2-stage body, one block per SM (gemm_hilo.cuh). */
+    static final HiloKernel HILO = new HiloKernel("gemm_f16_hilo", 128, 128, 0);
+    /** The same, two blocks per SM (128 registers). */
+    static final HiloKernel HILO_2BLK = new HiloKernel("gemm_f16_hilo_2blk", 128, 128, 0);
+    /** 4 stages in dynamic shared memory (gemm_hilo_pipe.cuh), 128 × 128, one block per SM: 96 KiB. */
+    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 128, 4 * (2 * 128 + 128) * 64);
+    /** 4 stages, 128 × 64, two blocks per SM: 80 KiB each. */
+    static final HiloKernel HILO_PIPE_N64 = new HiloKernel("gemm_f16_hilo_pipe_n64", 128, 64, 4 * (2 * 128 + 64) * 64);
+    /** 4 stages, 64 × 64, three blocks per SM: 48 KiB each. */
+    static final HiloKernel HILO_PIPE_64 = new HiloKernel("gemm_f16_hilo_pipe_64", 64, 64, 4 * (2 * 64 + 64) * 64);
+
+    /**
+     * Whether the device takes the 4-stage entries: its opt-in shared memory holds two blocks of the
+     * 128 × 64 one (160 KiB: sm_80's 163 KiB, sm_90's 227 KiB; not sm_86 / sm_89's 99 KiB nor sm_75's
+     * 64 KiB, which keep the 2-stage entries).
+     */
+    static boolean hiloPipe(int sharedOptin) {
+        return sharedOptin >= 2 * HILO_PIPE_N64.sharedBytes();
+    }
+
+    /**
+     * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds). With the 4-stage
+     * entries ({@link #hiloPipe}): the 128 × 64 tile, two blocks per SM, where its tiles cover every SM
+     * (large-v3's 1500 × 1280: 240 tiles for 264 slots on an H100, 16 warps per SM; small's 1500 × 768:
+     * 144), else the 64 × 64 one, three per SM (tiny's 1500 × 384: 144 tiles). Without them
+     * gemm_f16_hilo_2blk when there are at least two 128 × 128 tiles per SM, else gemm_f16_hilo.
+     */
+    static HiloKernel hiloKernel(int rows, int n, int multiprocessors, int sharedOptin) {
+        if (hiloPipe(sharedOptin)) {
+            return (long) ceil(rows, 128) * ceil(n, 64) >= multiprocessors ? HILO_PIPE_N64 : HILO_PIPE_64;
+        }
+        return hiloTwoPerSm(rows, n, multiprocessors) ? HILO_2BLK : HILO;
+    }
+
     /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
     static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
         return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
     }
 
     /**
-     * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + gemm_f16_hilo (128 × 128
-     * tile): only where that tile's own body is the one loaded (a cubin for sm_80 or newer; on the
-     * compute_75 PTX and on AMD the entry is four 64 × 64 tiles per block, so the 64 entry's four times
-     * as many blocks are better), and only when its tiles fill at least 3/4 of the SMs (one block per
-     * SM): the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes
-     * (tiny and small's d_model projections, prompts) keep the 64 × 64 tile, several blocks per SM.
+     * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + a hilo entry
+     * ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for sm_80 or
+     * newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
+     * gemm_f16's four times as many blocks are better), and only when the tiles fill the GPU: with the
+     * 4-stage entries ({@link #hiloPipe}) when 64 × 64 tiles cover every SM (every encoder GEMM of tiny
+     * to large: 1500 × 384 is 144 tiles for an H100's 132 SMs); with the 2-stage ones when 128 × 128 tiles
+     * fill at least 3/4 of the SMs (the large encoders' GEMMs: 1500 × 1280 is 120). Smaller shapes
+     * (prompts) keep gemm_f16's 64 × 64 tile.
      */
-    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
-        var cubin = GEMM_CUBIN.matcher(gemmImage);
-        if (!cubin.matches() || Integer.parseInt(cubin.group(1)) < 80) {
+    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors, int sharedOptin) {
+        if (!hiloBody(gemmImage)) {
             return false;
         }
+        if (hiloPipe(sharedOptin)) {
+            return (long) ceil(rows, 64) * ceil(n, 64) >= multiprocessors;
+        }
         return 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
+    }
+
+    /** Whether the gemm image holds the hilo entries' own bodies: a cubin for sm_80 or newer. */
+    static boolean hiloBody(String gemmImage) {
+        var cubin = GEMM_CUBIN.matcher(gemmImage);
+        return cubin.matches() && Integer.parseInt(cubin.group(1)) >= 80;
     }
 
     /**

@@ -11,34 +11,36 @@ import org.junit.jupiter.api.Test;
  */
 class GemmTileChoiceTest {
     private static final int H100_SMS = 132;
+    /** Opt-in shared memory too small for the 4-stage entries (sm_86 / sm_89): the 2-stage rules. */
+    private static final int TWO_STAGE = 101376;
 
     @Test
     void theLargeEncodersGemmsTakeTheWideTileOnAnH100() {
         // large-v3 / turbo: Q, K, V, out (1500 x 1280: 12 x 10 = 120 tiles), MLP up and down
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 1280, H100_SMS)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 5120, H100_SMS)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_80/gemm.cubin", 1500, 1280, 108)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 1280, H100_SMS, TWO_STAGE)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 5120, H100_SMS, TWO_STAGE)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_80/gemm.cubin", 1500, 1280, 108, TWO_STAGE)).isTrue();
     }
 
     @Test
     void shapesThatLeaveSmsIdleKeepTheNarrowTile() {
         // tiny's and small's d_model projections: 36 and 72 tiles of 128 for 132 SMs
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 384, H100_SMS)).isFalse();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 768, H100_SMS)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 384, H100_SMS, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 768, H100_SMS, TWO_STAGE)).isFalse();
         // a prompt of 20 rows
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS, TWO_STAGE)).isFalse();
         // the threshold: 99 of 132 SMs busy is the least that takes it
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 9, 128 * 11, H100_SMS)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 7, 128 * 14, H100_SMS)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 9, 128 * 11, H100_SMS, TWO_STAGE)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 7, 128 * 14, H100_SMS, TWO_STAGE)).isFalse();
     }
 
     @Test
     void bodiesWithoutTheWideTileNeverTakeIt() {
         // the compute_75 PTX (JIT on GPUs without a cubin) and every AMD code object: there the 128
         // entry is four 64 tiles per block
-        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 5120, H100_SMS)).isFalse();
-        assertThat(GpuBackend.wideTile("gfx1010/gemm.hsaco", 1500, 5120, 40)).isFalse();
-        assertThat(GpuBackend.wideTile("sm_75/gemm.cubin", 1500, 5120, 40)).isFalse();
+        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 5120, H100_SMS, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("gfx1010/gemm.hsaco", 1500, 5120, 40, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_75/gemm.cubin", 1500, 5120, 40, TWO_STAGE)).isFalse();
     }
 
     @Test
@@ -50,5 +52,65 @@ class GemmTileChoiceTest {
         assertThat(GpuBackend.hiloTwoPerSm(1500, 1280, H100_SMS)).isFalse();
         assertThat(GpuBackend.hiloTwoPerSm(128 * 12, 128 * 22, H100_SMS)).isTrue();
         assertThat(GpuBackend.hiloTwoPerSm(128 * 12, 128 * 21, H100_SMS)).isFalse();
+    }
+
+    // Opt-in shared memory per block (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+    private static final int SM90_OPTIN = 232448; // 227 KiB
+    private static final int SM80_OPTIN = 166912; // 163 KiB
+    private static final int SM86_OPTIN = 101376; // 99 KiB (sm_89 the same)
+    private static final int SM75_OPTIN = 65536;
+
+    @Test
+    void withTheDeepPipelineEveryEncoderGemmTakesAHiloEntry() {
+        // tiny (1500 x 384: 144 tiles of 64 x 64 for 132 SMs), small, large; not a prompt of 20 rows nor
+        // the compute_75 PTX
+        for (int n : new int[] {384, 768, 1280, 1536, 3072, 5120}) {
+            assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, n, H100_SMS, SM90_OPTIN)).isTrue();
+        }
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS, SM90_OPTIN)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 64 * 11, 64 * 12, H100_SMS, SM90_OPTIN)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 64 * 11, 64 * 11, H100_SMS, SM90_OPTIN)).isFalse();
+        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 1280, H100_SMS, SM90_OPTIN)).isFalse();
+        // ... and which: the 128 x 64 tile where it covers the SMs, else the 64 x 64 one
+        assertThat(GpuBackend.hiloKernel(1500, 768, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+        assertThat(GpuBackend.hiloKernel(1500, 1536, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+        assertThat(GpuBackend.hiloKernel(1500, 384, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_64);
+        assertThat(GpuBackend.hiloKernel(128 * 11, 64 * 12, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+        assertThat(GpuBackend.hiloKernel(128 * 11, 64 * 11, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_64);
+    }
+
+    @Test
+    void theDeepPipelineWhereTwoOfItsBlocksFitAnSm() {
+        // H100 and A100: the 4-stage 128 x 64 entry, two blocks per SM, at the large encoders' shapes
+        for (int n : new int[] {1280, 5120}) {
+            assertThat(GpuBackend.hiloKernel(1500, n, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+            assertThat(GpuBackend.hiloKernel(1500, n, 108, SM80_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+        }
+        // its two blocks: 160 KiB, the least opt-in that takes it
+        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 81920)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 81920 - 1)).isEqualTo(GpuBackend.HILO);
+    }
+
+    @Test
+    void smallerSharedMemoryKeepsTheTwoStageEntries() {
+        // sm_86 / sm_89 (99 KiB) and sm_75 (64 KiB): gemm_f16_hilo, or its 2-blocks-per-SM build with
+        // at least two 128 x 128 tiles per SM
+        assertThat(GpuBackend.hiloKernel(1500, 1280, 84, SM86_OPTIN)).isEqualTo(GpuBackend.HILO);
+        assertThat(GpuBackend.hiloKernel(1500, 5120, 84, SM86_OPTIN)).isEqualTo(GpuBackend.HILO_2BLK);
+        assertThat(GpuBackend.hiloKernel(1500, 5120, 40, SM75_OPTIN)).isEqualTo(GpuBackend.HILO_2BLK);
+        assertThat(GpuBackend.hiloKernel(1500, 1280, 128, SM75_OPTIN)).isEqualTo(GpuBackend.HILO);
+    }
+
+    @Test
+    void theEntriesSharedMemoryIsWhatTheKernelsStage() {
+        // dg_hilo_pipe_shared(BM, BN, 4) = 4 stages x (hi, lo: BM rows; w: BN rows) x 32 halves
+        assertThat(GpuBackend.HILO_PIPE.sharedBytes()).isEqualTo(4 * (128 + 128 + 128) * 32 * 2).isEqualTo(98304);
+        assertThat(GpuBackend.HILO_PIPE_N64.sharedBytes()).isEqualTo(4 * (128 + 128 + 64) * 32 * 2).isEqualTo(81920);
+        assertThat(GpuBackend.HILO.sharedBytes()).isZero(); // static 48 KiB inside the kernel
+        assertThat(GpuBackend.HILO_PIPE_64.sharedBytes()).isEqualTo(4 * (64 + 64 + 64) * 32 * 2).isEqualTo(49152);
+        assertThat(GpuBackend.HILO_PIPE_N64.tileCols()).isEqualTo(64);
+        assertThat(GpuBackend.hiloBody("sm_90/gemm.cubin")).isTrue();
+        assertThat(GpuBackend.hiloBody("sm_75/gemm.cubin")).isFalse();
+        assertThat(GpuBackend.hiloBody("ptx/gemm.ptx")).isFalse();
     }
 }
