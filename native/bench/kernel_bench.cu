@@ -98,6 +98,23 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 4) bench_pipe_64_s
     dg_hilo_pipe_entry<64, 64, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }
 
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_k64_s3(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 128, 2, 4, 3, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_k64_s4(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 128, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_k64_s2_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 64, 4, 2, 2, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_64_k64_s4_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<64, 64, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
 typedef void (*HiloFn)(const __half*, const __half*, const __half*, const __half*, float*, int, int, int, int);
 
 // One GEMM launch as the backend makes it. kind: 0 gemm_f16 on f32 x (64 tile); 1 split + hilo GEMM;
@@ -106,8 +123,9 @@ struct GemmVariant {
     const char* name;
     int kind;
     HiloFn fn;
-    int bm, bn, stages; // stages > 0: dynamic shared memory dg_hilo_pipe_shared(bm, bn, stages)
-    int shared() const { return stages > 0 ? dg_hilo_pipe_shared(bm, bn, stages) : 0; }
+    int bm, bn, stages; // stages > 0: dynamic shared memory dg_hilo_pipe_shared_ks(bm, bn, stages, ks)
+    int ks = 1;         // 32-wide k-slices per stage
+    int shared() const { return stages > 0 ? dg_hilo_pipe_shared_ks(bm, bn, stages, ks) : 0; }
 };
 
 static const GemmVariant gemm_variants[] = {
@@ -126,6 +144,10 @@ static const GemmVariant gemm_variants[] = {
     {"split + p128x64 w2x4 s4 2b", 1, bench_pipe_128x64_w2x4_s4_2blk, 128, 64, 4},
     {"split + hilo_pipe_64", 1, gemm_f16_hilo_pipe_64, 64, 64, 4},
     {"split + p64 s4 4blk", 1, bench_pipe_64_s4_4blk, 64, 64, 4},
+    {"split + p128 k64 s3", 1, bench_pipe_128x128_k64_s3, 128, 128, 3, 2},
+    {"split + p128 k64 s4", 1, bench_pipe_128x128_k64_s4, 128, 128, 4, 2},
+    {"split + p128x64 k64 s2 2blk", 1, bench_pipe_128x64_k64_s2_2blk, 128, 64, 2, 2},
+    {"split + p64 k64 s4 2blk", 1, bench_pipe_64_k64_s4_2blk, 64, 64, 4, 2},
 };
 
 // Registers, spills and resident blocks per SM of each variant (after the dynamic shared opt-in).

@@ -83,14 +83,14 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2
 // dynamic shared memory (dg_hilo_pipe_shared bytes, above the 48 KiB default: Kernel.launch opts in),
 // so only for devices whose opt-in maximum holds them (GpuBackend.hiloKernel). Elsewhere (never
 // launched there; every entry must still build for every target) the 64 x 64 body covers the tile.
-template <int BM, int BN, int WM, int WN, int S>
+template <int BM, int BN, int WM, int WN, int S, int KS = 1>
 __device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __half* xlo, const __half* w,
                                                    const __half* bias, float* out, int rows, int n, int k,
                                                    int epilogue) {
     static_assert(WM * WN * 32 == DG_GEMM_THREADS, "blocks of 256");
 #if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(128) __half dg_hilo_pipe_sm[];
-    dg_gemm_hilo_pipe<BM, BN, WM, WN, S>(xhi, xlo, w, bias, out, rows, n, k, epilogue, dg_hilo_pipe_sm);
+    dg_gemm_hilo_pipe<BM, BN, WM, WN, S, KS>(xhi, xlo, w, bias, out, rows, n, k, epilogue, dg_hilo_pipe_sm);
 #else
     const DgHiLoA a{xhi, xlo, k};
     for (int p = 0; p < (BM / 64) * (BN / 64); p++) { // uniform per block: the barriers inside hold

@@ -18,23 +18,34 @@
 #pragma once
 #include "gemm_hilo.cuh"
 
+// KS: 32-wide k-slices per stage (1, or 2: half the barriers and waits per k, each 32-wide slice
+// still summed apart; rows of 128 bytes swizzled by chunk c ^ (r % 8)).
 #define dg_hilo_pipe_shared(BM, BN, STAGES) ((STAGES) * (2 * (BM) + (BN)) * 32 * 2)
+#define dg_hilo_pipe_shared_ks(BM, BN, STAGES, KS) (dg_hilo_pipe_shared(BM, BN, STAGES) * (KS))
 
 #if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-template <int BM, int BN, int WARPS_M, int WARPS_N, int STAGES>
+// Halves offset of chunk c (8 halves) of row r in a stage of KS 32-wide slices.
+template <int KS>
+__device__ __forceinline__ int dg_hilo_pipe_swz(int r, int c) {
+    return KS == 1 ? dg_hilo_swz(r, c) : (c ^ (r & 7)) * 8;
+}
+
+template <int BM, int BN, int WARPS_M, int WARPS_N, int STAGES, int KS = 1>
 __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __half* xlo, const __half* w,
                                                   const __half* bias, float* out, int rows, int n, int k,
                                                   int epilogue, __half* sm) {
-    constexpr int BK = DG_HILO_BK;
+    constexpr int BK = DG_HILO_BK;            // the slice summed apart
+    constexpr int RB = BK * KS;               // halves per staged row
+    constexpr int CH = RB / 8;                // 16-byte chunks per staged row
     constexpr int T = WARPS_M * WARPS_N * 32;
     constexpr int MI = BM / WARPS_M / 16; // m16 blocks per warp
     constexpr int NJ = BN / WARPS_N / 8;  // n8 blocks per warp
-    constexpr int SA = BM * BK;           // halves of one A plane per stage
-    constexpr int ST = 2 * SA + BN * BK;  // halves per stage
-    constexpr int AL = BM * 4 / T;        // 16-byte chunks of each A plane per thread per slice
-    constexpr int BL = BN * 4 / T;        // and of w
-    static_assert(STAGES >= 2 && MI >= 1 && NJ >= 1, "tile");
-    static_assert(AL * T == BM * 4 && BL * T == BN * 4 && BL >= 1, "threads must divide the stage's chunks");
+    constexpr int SA = BM * RB;           // halves of one A plane per stage
+    constexpr int ST = 2 * SA + BN * RB;  // halves per stage
+    constexpr int AL = BM * CH / T;       // 16-byte chunks of each A plane per thread per stage
+    constexpr int BL = BN * CH / T;       // and of w
+    static_assert(STAGES >= 2 && MI >= 1 && NJ >= 1 && (KS == 1 || KS == 2), "tile");
+    static_assert(AL * T == BM * CH && BL * T == BN * CH && BL >= 1, "threads must divide the stage's chunks");
 
     const int tid = threadIdx.x;
     const int lane = tid & 31;
@@ -46,21 +57,21 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
     const int row0 = blockIdx.y * BM;
     const int col0 = blockIdx.x * BN;
     const bool pairs = (n % 2) == 0 && (reinterpret_cast<unsigned long long>(out) & 7) == 0;
-    const int slices = (k + BK - 1) / BK;
+    const int slices = (k + RB - 1) / RB; // stages' worth of k
 
     // Slice `slice` into its stage, then commit a group (an empty one past the last slice, so that
     // every iteration's wait counts the same number of groups). Rows or k outside read as zeros.
     auto load = [&](int slice) {
         if (slice < slices) {
             __half* s = sm + (slice % STAGES) * ST;
-            const int k0 = slice * BK;
+            const int k0 = slice * RB;
 #pragma unroll
             for (int q = 0; q < AL; q++) {
                 const int e = tid + q * T;
-                const int r = e >> 2;
-                const int c = e & 3;
+                const int r = e / CH;
+                const int c = e % CH;
                 const int gk = k0 + 8 * c;
-                const int o = r * BK + dg_hilo_swz(r, c);
+                const int o = r * RB + dg_hilo_pipe_swz<KS>(r, c);
                 const bool in = row0 + r < rows && gk < k;
                 const long long g = (long long) (row0 + r) * k + gk;
                 dg_cp_async16(s + o, in ? xhi + g : xhi, in ? 16 : 0);
@@ -69,12 +80,12 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
 #pragma unroll
             for (int q = 0; q < BL; q++) {
                 const int e = tid + q * T;
-                const int r = e >> 2;
-                const int c = e & 3;
+                const int r = e / CH;
+                const int c = e % CH;
                 const int gk = k0 + 8 * c;
                 const bool in = col0 + r < n && gk < k;
-                dg_cp_async16(s + 2 * SA + r * BK + dg_hilo_swz(r, c), in ? w + (long long) (col0 + r) * k + gk : w,
-                              in ? 16 : 0);
+                dg_cp_async16(s + 2 * SA + r * RB + dg_hilo_pipe_swz<KS>(r, c),
+                              in ? w + (long long) (col0 + r) * k + gk : w, in ? 16 : 0);
             }
         }
         dg_cp_async_commit();
@@ -97,44 +108,48 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
         const __half* hi = sm + (s % STAGES) * ST;
         const __half* lo = hi + SA;
         const __half* ws = hi + 2 * SA;
-        // As gemm_hilo.cuh: w fragments for the whole slice (ldmatrix.x4 of 8 columns x 4 k chunks),
-        // then per k16 step the A fragments of hi and lo; per (m16, n8) block one chain of 4 mmas
-        // (lo, hi of k16 step 0, lo, hi of step 1) from zero, added to acc in f32.
-        unsigned b[NJ][4];
+        // As gemm_hilo.cuh, per 32-wide slice ks of the stage: w fragments for the whole slice
+        // (ldmatrix.x4 of 8 columns x 4 k chunks), then per k16 step the A fragments of hi and lo;
+        // per (m16, n8) block one chain of 4 mmas (lo, hi of k16 step 0, lo, hi of step 1) from zero,
+        // added to acc in f32.
 #pragma unroll
-        for (int j = 0; j < NJ; j++) {
-            const int r = wn + 8 * j + lr;
-            dg_ldmatrix_x4(b[j], ws + r * BK + dg_hilo_swz(r, lm));
-        }
-        float part[MI][NJ][4];
+        for (int ks = 0; ks < KS; ks++) {
+            unsigned b[NJ][4];
 #pragma unroll
-        for (int kk = 0; kk < 2; kk++) {
-            unsigned ah[MI][4], al[MI][4];
-#pragma unroll
-            for (int i = 0; i < MI; i++) {
-                const int r = wm + 16 * i + lr + 8 * (lm & 1);
-                const int c = 2 * kk + (lm >> 1);
-                dg_ldmatrix_x4(ah[i], hi + r * BK + dg_hilo_swz(r, c));
-                dg_ldmatrix_x4(al[i], lo + r * BK + dg_hilo_swz(r, c));
+            for (int j = 0; j < NJ; j++) {
+                const int r = wn + 8 * j + lr;
+                dg_ldmatrix_x4(b[j], ws + r * RB + dg_hilo_pipe_swz<KS>(r, 4 * ks + lm));
             }
+            float part[MI][NJ][4];
 #pragma unroll
-            for (int i = 0; i < MI; i++) {
+            for (int kk = 0; kk < 2; kk++) {
+                unsigned ah[MI][4], al[MI][4];
 #pragma unroll
-                for (int j = 0; j < NJ; j++) {
-                    const unsigned b0 = b[j][2 * kk];
-                    const unsigned b1 = b[j][2 * kk + 1];
-                    if (kk == 0) {
-                        dg_mma_16x8x16_from_zero(part[i][j], al[i], b0, b1);
-                    } else {
-                        dg_mma_16x8x16(part[i][j], al[i], b0, b1);
+                for (int i = 0; i < MI; i++) {
+                    const int r = wm + 16 * i + lr + 8 * (lm & 1);
+                    const int c = 4 * ks + 2 * kk + (lm >> 1);
+                    dg_ldmatrix_x4(ah[i], hi + r * RB + dg_hilo_pipe_swz<KS>(r, c));
+                    dg_ldmatrix_x4(al[i], lo + r * RB + dg_hilo_pipe_swz<KS>(r, c));
+                }
+#pragma unroll
+                for (int i = 0; i < MI; i++) {
+#pragma unroll
+                    for (int j = 0; j < NJ; j++) {
+                        const unsigned b0 = b[j][2 * kk];
+                        const unsigned b1 = b[j][2 * kk + 1];
+                        if (kk == 0) {
+                            dg_mma_16x8x16_from_zero(part[i][j], al[i], b0, b1);
+                        } else {
+                            dg_mma_16x8x16(part[i][j], al[i], b0, b1);
+                        }
+                        dg_mma_16x8x16(part[i][j], ah[i], b0, b1);
                     }
-                    dg_mma_16x8x16(part[i][j], ah[i], b0, b1);
                 }
             }
-        }
 #pragma unroll
-        for (int e = 0; e < MI * NJ * 4; e++) {
-            (&acc[0][0][0])[e] += (&part[0][0][0])[e];
+            for (int e = 0; e < MI * NJ * 4; e++) {
+                (&acc[0][0][0])[e] += (&part[0][0][0])[e];
+            }
         }
     }
     dg_cp_async_wait<0>(); // no copy may still target shared memory when the block exits

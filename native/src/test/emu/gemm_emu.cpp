@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <random>
 
-alignas(128) __half dg_smem[4 * (2 * 128 + 128) * 32]; // the dynamic shared memory of one block
+alignas(128) __half dg_smem[3 * (2 * 128 + 128) * 64]; // the dynamic shared memory of one block
 
-template <int BM, int BN, int WM, int WN, int S>
+template <int BM, int BN, int WM, int WN, int S, int KS = 1>
 static bool check(int rows, int n, int k, int epi) {
     std::mt19937 rng(rows * 31 + n * 7 + k + epi);
     std::uniform_real_distribution<float> u(-1, 1);
@@ -33,7 +33,7 @@ static bool check(int rows, int n, int k, int epi) {
     if (epi == DG_EPI_ADD) out = init;
     emu_launch({(unsigned) ((n + BN - 1) / BN), (unsigned) ((rows + BM - 1) / BM), 1}, 256, false,
                [&] {
-                   dg_gemm_hilo_pipe<BM, BN, WM, WN, S>(hi.data(), lo.data(), w.data(), bias.data(), out.data(), rows,
+                   dg_gemm_hilo_pipe<BM, BN, WM, WN, S, KS>(hi.data(), lo.data(), w.data(), bias.data(), out.data(), rows,
                                                         n, k, epi, dg_smem);
                },
                [] { std::memset(dg_smem, 0xff, sizeof dg_smem); }); // NaN wherever nothing was staged
@@ -53,8 +53,8 @@ static bool check(int rows, int n, int k, int epi) {
     }
     const double err = std::sqrt(num / den);
     const bool ok = nan == 0 && err <= 1e-5;
-    printf("tile %3d x %3d warps %d x %d stages %d: %4d x %4d x %4d epi %d: rel err %.2e%s %s\n", BM, BN, WM, WN, S,
-           rows, n, k, epi, err, nan ? " NON-FINITE" : "", ok ? "ok" : "FAIL");
+    printf("tile %3d x %3d warps %d x %d stages %d x %d slices: %4d x %4d x %4d epi %d: rel err %.2e%s %s\n", BM,
+           BN, WM, WN, S, KS, rows, n, k, epi, err, nan ? " NON-FINITE" : "", ok ? "ok" : "FAIL");
     return ok;
 }
 
@@ -69,6 +69,8 @@ int main() {
             bad += !check<64, 64, 2, 4, 4>(s[0], s[1], s[2], epi);   // gemm_f16_hilo_pipe_64
         }
         bad += !check<128, 64, 4, 2, 3>(s[0], s[1], s[2], 0); // a stage count that is no power of two
+        bad += !check<128, 128, 2, 4, 3, 2>(s[0], s[1], s[2], 1); // two 32-wide slices per stage
+        bad += !check<64, 64, 2, 4, 2, 2>(s[0], s[1], s[2], 2);
     }
     printf("%d failed\n", bad);
     return bad != 0;
