@@ -21,15 +21,41 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) gemm_f16(const flo
     dg_gemm_tile<64>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
 }
 
+// Two halves as one 32-bit word, a in the low half (its lower address).
+__device__ __forceinline__ unsigned dg_pack_halves(__half a, __half b) {
+    return (unsigned) __half_as_ushort(a) | ((unsigned) __half_as_ushort(b) << 16);
+}
+
 // x as the two f16 planes gemm_f16_hilo reads: hi = f16(x), lo = f16(x - hi) (dg_split), each
-// [count] halves. Grid-stride; block 256.
+// [count] halves. Grid-stride over quads (4 elements): a 16-byte load of x and an 8-byte store to each
+// plane where x is 16-byte aligned and the planes 8-byte aligned (the backend's: count % 4 == 0), so a
+// warp moves 512 bytes in and 2 x 256 out per step instead of 128 and 2 x 64 (the pass is pure memory
+// traffic: 8 bytes per element); else element by element. Block 256, grid min(ceil(count / 1024), 65535).
 extern "C" __global__ void split_f32_hilo(const float* x, __half* hi, __half* lo, long long count) {
-    for (long long i = blockIdx.x * (long long) blockDim.x + threadIdx.x; i < count;
-         i += (long long) gridDim.x * blockDim.x) {
-        __half h, l;
-        dg_split(x[i], h, l);
-        hi[i] = h;
-        lo[i] = l;
+    const long long quads = (count + 3) / 4;
+    const bool vec = (reinterpret_cast<unsigned long long>(x) & 15) == 0 &&
+                     (reinterpret_cast<unsigned long long>(hi) & 7) == 0 &&
+                     (reinterpret_cast<unsigned long long>(lo) & 7) == 0;
+    for (long long q = blockIdx.x * (long long) blockDim.x + threadIdx.x; q < quads;
+         q += (long long) gridDim.x * blockDim.x) {
+        const long long i = 4 * q;
+        if (vec && i + 4 <= count) {
+            const float4 v = *reinterpret_cast<const float4*>(x + i);
+            __half h[4], l[4];
+            dg_split(v.x, h[0], l[0]);
+            dg_split(v.y, h[1], l[1]);
+            dg_split(v.z, h[2], l[2]);
+            dg_split(v.w, h[3], l[3]);
+            *reinterpret_cast<uint2*>(hi + i) = make_uint2(dg_pack_halves(h[0], h[1]), dg_pack_halves(h[2], h[3]));
+            *reinterpret_cast<uint2*>(lo + i) = make_uint2(dg_pack_halves(l[0], l[1]), dg_pack_halves(l[2], l[3]));
+        } else {
+            for (long long e = i; e < i + 4 && e < count; e++) {
+                __half h, l;
+                dg_split(x[e], h, l);
+                hi[e] = h;
+                lo[e] = l;
+            }
+        }
     }
 }
 
@@ -103,27 +129,15 @@ __device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __ha
 #endif
 }
 
-// The product's deep-pipeline entries, grid (ceil(n / BN), ceil(rows / 128)), block 256, dynamic shared
-// memory dg_hilo_pipe_shared(128, BN, 4); preconditions as gemm_f16_hilo.
-// 128 x 128 tile, 8 warps of 64 x 32, 4 stages (96 KiB), one block per SM.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo_pipe(
+// The product's deep-pipeline entry (measured best of the 4-stage 128 x 128 one, 1 per SM; 128 x 64
+// at 4 stages; 64 x 64, 3 per SM; on an H200 at large-v3's 1500 x 1280 x {1280, 3840, 5120}: 0.053 /
+// 0.140 / 0.192 ms with the split against 0.064 / 0.148 / 0.207 for gemm_f16_hilo): a 128 x 64 tile,
+// 8 warps of 32 x 32, 3 stages (60 KiB of dynamic shared memory), two blocks per SM (128 registers,
+// no spills): twice the blocks of the 128 x 128 tile, 16 warps per SM to hide each other's latencies.
+// Grid (ceil(n / 64), ceil(rows / 128)), block 256, dynamic shared dg_hilo_pipe_shared(128, 64, 3);
+// preconditions as gemm_f16_hilo.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_pipe(
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 128, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
-
-// 128 x 64 tile, 8 warps of 32 x 32, 4 stages (80 KiB), two blocks per SM (128 registers, no spills):
-// twice the blocks of the 128 x 128 tile, 16 warps per SM to hide each other's latencies.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_pipe_n64(
-        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
-        int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 64, 4, 2, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
-
-// 64 x 64 tile, 8 warps of 32 x 16, 4 stages (48 KiB), three blocks per SM: for shapes with too few
-// 128 x 64 tiles to fill the GPU (tiny's and small's d_model outputs: 1500 x 384 is 144 of these).
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 3) gemm_f16_hilo_pipe_64(
-        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
-        int k, int epilogue) {
-    dg_hilo_pipe_entry<64, 64, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+    dg_hilo_pipe_entry<128, 64, 4, 2, 3>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }

@@ -319,8 +319,7 @@ public final class GpuBackend implements Backend {
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
         return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors(),
-                        device.props().sharedMemoryPerBlockOptin());
+                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors());
     }
 
     /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
@@ -335,8 +334,9 @@ public final class GpuBackend implements Backend {
     private long splitHilo(long x, long count) {
         DeviceBuffer planes = hiloPlanes(4 * count);
         long hi = planes.address();
-        launchGrid(kernel("gemm", "split_f32_hilo"), count, new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count)
-                .i64(count));
+        // a thread per 4 elements (one 16-byte load of x: ABI.md)
+        launchGrid(kernel("gemm", "split_f32_hilo"), (count + 3) / 4,
+                new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count).i64(count));
         return hi;
     }
 
@@ -387,34 +387,34 @@ public final class GpuBackend implements Backend {
     static final HiloKernel HILO = new HiloKernel("gemm_f16_hilo", 128, 128, 0);
     /** The same, two blocks per SM (128 registers). */
     static final HiloKernel HILO_2BLK = new HiloKernel("gemm_f16_hilo_2blk", 128, 128, 0);
-    /** 4 stages in dynamic shared memory (gemm_hilo_pipe.cuh), 128 × 128, one block per SM: 96 KiB. */
-    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 128, 4 * (2 * 128 + 128) * 64);
-    /** 4 stages, 128 × 64, two blocks per SM: 80 KiB each. */
-    static final HiloKernel HILO_PIPE_N64 = new HiloKernel("gemm_f16_hilo_pipe_n64", 128, 64, 4 * (2 * 128 + 64) * 64);
-    /** 4 stages, 64 × 64, three blocks per SM: 48 KiB each. */
-    static final HiloKernel HILO_PIPE_64 = new HiloKernel("gemm_f16_hilo_pipe_64", 64, 64, 4 * (2 * 64 + 64) * 64);
+    /**
+     * 3 stages in dynamic shared memory (gemm_hilo_pipe.cuh), a 128 × 64 tile, two blocks per SM: 60 KiB
+     * each, above the 48 KiB default ({@link dev.dictum.gpu.device.Kernel#launch} opts in).
+     */
+    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 64, 3 * (2 * 128 + 64) * 64);
 
     /**
-     * Whether the device takes the 4-stage entries: its opt-in shared memory holds two blocks of the
-     * 128 × 64 one (160 KiB: sm_80's 163 KiB, sm_90's 227 KiB; not sm_86 / sm_89's 99 KiB nor sm_75's
-     * 64 KiB, which keep the 2-stage entries).
+     * Whether the device takes {@link #HILO_PIPE}: its opt-in shared memory holds two of its blocks
+     * (120 KiB: sm_80's 163 KiB, sm_90's 227 KiB; not sm_86 / sm_89's 99 KiB nor sm_75's 64 KiB).
      */
     static boolean hiloPipe(int sharedOptin) {
-        return sharedOptin >= 2 * HILO_PIPE_N64.sharedBytes();
+        return sharedOptin >= 2 * HILO_PIPE.sharedBytes();
     }
 
     /**
-     * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds). With the 4-stage
-     * entries ({@link #hiloPipe}): the 128 × 64 tile, two blocks per SM, where its tiles cover every SM
-     * (large-v3's 1500 × 1280: 240 tiles for 264 slots on an H100, 16 warps per SM; small's 1500 × 768:
-     * 144), else the 64 × 64 one, three per SM (tiny's 1500 × 384: 144 tiles). Without them
-     * gemm_f16_hilo_2blk when there are at least two 128 × 128 tiles per SM, else gemm_f16_hilo.
+     * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds), as measured
+     * (kernel_bench, H200, 2026-11-26 22:15, split included): with at least two 128 × 128 tiles per SM
+     * gemm_f16_hilo_2blk (large-v3's MLP up 1500 × 5120: 0.154 ms, every 3- or 4-stage variant 0.18 and
+     * more; small's 1500 × 3072: 0.087 against 0.083); else, where {@link #hiloPipe},
+     * gemm_f16_hilo_pipe (1500 × 1280 × 1280 / 3840 / 5120: 0.053 / 0.140 / 0.192 ms against
+     * gemm_f16_hilo's 0.064 / 0.148 / 0.207; tiny's MLP up 1500 × 1536: 0.037 against 0.048); else
+     * gemm_f16_hilo.
      */
     static HiloKernel hiloKernel(int rows, int n, int multiprocessors, int sharedOptin) {
-        if (hiloPipe(sharedOptin)) {
-            return (long) ceil(rows, 128) * ceil(n, 64) >= multiprocessors ? HILO_PIPE_N64 : HILO_PIPE_64;
+        if (hiloTwoPerSm(rows, n, multiprocessors)) {
+            return HILO_2BLK;
         }
-        return hiloTwoPerSm(rows, n, multiprocessors) ? HILO_2BLK : HILO;
+        return hiloPipe(sharedOptin) ? HILO_PIPE : HILO;
     }
 
     /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
@@ -426,20 +426,14 @@ public final class GpuBackend implements Backend {
      * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + a hilo entry
      * ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for sm_80 or
      * newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
-     * gemm_f16's four times as many blocks are better), and only when the tiles fill the GPU: with the
-     * 4-stage entries ({@link #hiloPipe}) when 64 × 64 tiles cover every SM (every encoder GEMM of tiny
-     * to large: 1500 × 384 is 144 tiles for an H100's 132 SMs); with the 2-stage ones when 128 × 128 tiles
-     * fill at least 3/4 of the SMs (the large encoders' GEMMs: 1500 × 1280 is 120). Smaller shapes
-     * (prompts) keep gemm_f16's 64 × 64 tile.
+     * gemm_f16's four times as many blocks are better), and only when its 128 × 128 tiles fill at least
+     * 3/4 of the SMs: the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs) and every
+     * MLP up. Smaller shapes (tiny's and small's d_model outputs, prompts) keep gemm_f16's 64 × 64 tile:
+     * measured, no hilo entry beats it there once the split is counted (1500 × 768 × 768: 0.033 ms
+     * either way; 1500 × 384 × 384: 0.017 against 0.019).
      */
-    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors, int sharedOptin) {
-        if (!hiloBody(gemmImage)) {
-            return false;
-        }
-        if (hiloPipe(sharedOptin)) {
-            return (long) ceil(rows, 64) * ceil(n, 64) >= multiprocessors;
-        }
-        return 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
+    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
+        return hiloBody(gemmImage) && 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
     }
 
     /** Whether the gemm image holds the hilo entries' own bodies: a cubin for sm_80 or newer. */

@@ -11,36 +11,34 @@ import org.junit.jupiter.api.Test;
  */
 class GemmTileChoiceTest {
     private static final int H100_SMS = 132;
-    /** Opt-in shared memory too small for the 4-stage entries (sm_86 / sm_89): the 2-stage rules. */
-    private static final int TWO_STAGE = 101376;
 
     @Test
     void theLargeEncodersGemmsTakeTheWideTileOnAnH100() {
         // large-v3 / turbo: Q, K, V, out (1500 x 1280: 12 x 10 = 120 tiles), MLP up and down
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 1280, H100_SMS, TWO_STAGE)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 5120, H100_SMS, TWO_STAGE)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_80/gemm.cubin", 1500, 1280, 108, TWO_STAGE)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 1280, H100_SMS)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 5120, H100_SMS)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_80/gemm.cubin", 1500, 1280, 108)).isTrue();
     }
 
     @Test
     void shapesThatLeaveSmsIdleKeepTheNarrowTile() {
         // tiny's and small's d_model projections: 36 and 72 tiles of 128 for 132 SMs
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 384, H100_SMS, TWO_STAGE)).isFalse();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 768, H100_SMS, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 384, H100_SMS)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, 768, H100_SMS)).isFalse();
         // a prompt of 20 rows
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS)).isFalse();
         // the threshold: 99 of 132 SMs busy is the least that takes it
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 9, 128 * 11, H100_SMS, TWO_STAGE)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 7, 128 * 14, H100_SMS, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 9, 128 * 11, H100_SMS)).isTrue();
+        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 128 * 7, 128 * 14, H100_SMS)).isFalse();
     }
 
     @Test
     void bodiesWithoutTheWideTileNeverTakeIt() {
         // the compute_75 PTX (JIT on GPUs without a cubin) and every AMD code object: there the 128
         // entry is four 64 tiles per block
-        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 5120, H100_SMS, TWO_STAGE)).isFalse();
-        assertThat(GpuBackend.wideTile("gfx1010/gemm.hsaco", 1500, 5120, 40, TWO_STAGE)).isFalse();
-        assertThat(GpuBackend.wideTile("sm_75/gemm.cubin", 1500, 5120, 40, TWO_STAGE)).isFalse();
+        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 5120, H100_SMS)).isFalse();
+        assertThat(GpuBackend.wideTile("gfx1010/gemm.hsaco", 1500, 5120, 40)).isFalse();
+        assertThat(GpuBackend.wideTile("sm_75/gemm.cubin", 1500, 5120, 40)).isFalse();
     }
 
     @Test
@@ -61,56 +59,47 @@ class GemmTileChoiceTest {
     private static final int SM75_OPTIN = 65536;
 
     @Test
-    void withTheDeepPipelineEveryEncoderGemmTakesAHiloEntry() {
-        // tiny (1500 x 384: 144 tiles of 64 x 64 for 132 SMs), small, large; not a prompt of 20 rows nor
-        // the compute_75 PTX
-        for (int n : new int[] {384, 768, 1280, 1536, 3072, 5120}) {
-            assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 1500, n, H100_SMS, SM90_OPTIN)).isTrue();
+    void theDeepPipelineBelowTwoTilesPerSmWhereTwoOfItsBlocksFit() {
+        // H100 / H200 and A100: large-v3's Q/K/V/out, MLP down, conv2 (1500 x 1280: 120 tiles of 128),
+        // tiny's MLP up (1500 x 1536: 144), an odd size
+        for (int[] s : new int[][] {{1500, 1280}, {1500, 1536}, {1499, 1288}}) {
+            assertThat(GpuBackend.hiloKernel(s[0], s[1], H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE);
+            assertThat(GpuBackend.hiloKernel(s[0], s[1], 108, SM80_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE);
         }
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 20, 1280, H100_SMS, SM90_OPTIN)).isFalse();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 64 * 11, 64 * 12, H100_SMS, SM90_OPTIN)).isTrue();
-        assertThat(GpuBackend.wideTile("sm_90/gemm.cubin", 64 * 11, 64 * 11, H100_SMS, SM90_OPTIN)).isFalse();
-        assertThat(GpuBackend.wideTile("ptx/gemm.ptx", 1500, 1280, H100_SMS, SM90_OPTIN)).isFalse();
-        // ... and which: the 128 x 64 tile where it covers the SMs, else the 64 x 64 one
-        assertThat(GpuBackend.hiloKernel(1500, 768, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
-        assertThat(GpuBackend.hiloKernel(1500, 1536, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
-        assertThat(GpuBackend.hiloKernel(1500, 384, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_64);
-        assertThat(GpuBackend.hiloKernel(128 * 11, 64 * 12, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
-        assertThat(GpuBackend.hiloKernel(128 * 11, 64 * 11, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_64);
+        // its two blocks: 120 KiB, the least opt-in that takes it
+        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 61440)).isEqualTo(GpuBackend.HILO_PIPE);
+        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 61440 - 1)).isEqualTo(GpuBackend.HILO);
     }
 
     @Test
-    void theDeepPipelineWhereTwoOfItsBlocksFitAnSm() {
-        // H100 and A100: the 4-stage 128 x 64 entry, two blocks per SM, at the large encoders' shapes
-        for (int n : new int[] {1280, 5120}) {
-            assertThat(GpuBackend.hiloKernel(1500, n, H100_SMS, SM90_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
-            assertThat(GpuBackend.hiloKernel(1500, n, 108, SM80_OPTIN)).isEqualTo(GpuBackend.HILO_PIPE_N64);
+    void twoTilesPerSmKeepTheTwoStageTwoBlockEntryEverywhere() {
+        // the MLP up of large-v3 (480 tiles) and small (288): measured faster than every deeper pipeline
+        for (int optin : new int[] {SM90_OPTIN, SM80_OPTIN, SM86_OPTIN, SM75_OPTIN}) {
+            assertThat(GpuBackend.hiloKernel(1500, 5120, H100_SMS, optin)).isEqualTo(GpuBackend.HILO_2BLK);
+            assertThat(GpuBackend.hiloKernel(1500, 3072, H100_SMS, optin)).isEqualTo(GpuBackend.HILO_2BLK);
         }
-        // its two blocks: 160 KiB, the least opt-in that takes it
-        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 81920)).isEqualTo(GpuBackend.HILO_PIPE_N64);
-        assertThat(GpuBackend.hiloKernel(1500, 1280, H100_SMS, 2 * 81920 - 1)).isEqualTo(GpuBackend.HILO);
     }
 
     @Test
     void smallerSharedMemoryKeepsTheTwoStageEntries() {
-        // sm_86 / sm_89 (99 KiB) and sm_75 (64 KiB): gemm_f16_hilo, or its 2-blocks-per-SM build with
-        // at least two 128 x 128 tiles per SM
+        // sm_86 / sm_89 (99 KiB) and sm_75 (64 KiB)
         assertThat(GpuBackend.hiloKernel(1500, 1280, 84, SM86_OPTIN)).isEqualTo(GpuBackend.HILO);
-        assertThat(GpuBackend.hiloKernel(1500, 5120, 84, SM86_OPTIN)).isEqualTo(GpuBackend.HILO_2BLK);
-        assertThat(GpuBackend.hiloKernel(1500, 5120, 40, SM75_OPTIN)).isEqualTo(GpuBackend.HILO_2BLK);
         assertThat(GpuBackend.hiloKernel(1500, 1280, 128, SM75_OPTIN)).isEqualTo(GpuBackend.HILO);
+        assertThat(GpuBackend.hiloKernel(1500, 5120, 84, SM86_OPTIN)).isEqualTo(GpuBackend.HILO_2BLK);
     }
 
     @Test
     void theEntriesSharedMemoryIsWhatTheKernelsStage() {
-        // dg_hilo_pipe_shared(BM, BN, 4) = 4 stages x (hi, lo: BM rows; w: BN rows) x 32 halves
-        assertThat(GpuBackend.HILO_PIPE.sharedBytes()).isEqualTo(4 * (128 + 128 + 128) * 32 * 2).isEqualTo(98304);
-        assertThat(GpuBackend.HILO_PIPE_N64.sharedBytes()).isEqualTo(4 * (128 + 128 + 64) * 32 * 2).isEqualTo(81920);
+        // dg_hilo_pipe_shared(128, 64, 3) = 3 stages x (hi, lo: 128 rows; w: 64 rows) x 32 halves
+        assertThat(GpuBackend.HILO_PIPE.sharedBytes()).isEqualTo(3 * (128 + 128 + 64) * 32 * 2).isEqualTo(61440);
+        assertThat(GpuBackend.HILO_PIPE.tileRows()).isEqualTo(128);
+        assertThat(GpuBackend.HILO_PIPE.tileCols()).isEqualTo(64);
         assertThat(GpuBackend.HILO.sharedBytes()).isZero(); // static 48 KiB inside the kernel
-        assertThat(GpuBackend.HILO_PIPE_64.sharedBytes()).isEqualTo(4 * (64 + 64 + 64) * 32 * 2).isEqualTo(49152);
-        assertThat(GpuBackend.HILO_PIPE_N64.tileCols()).isEqualTo(64);
+        assertThat(GpuBackend.HILO_2BLK.sharedBytes()).isZero();
         assertThat(GpuBackend.hiloBody("sm_90/gemm.cubin")).isTrue();
+        assertThat(GpuBackend.hiloBody("sm_80/gemm.cubin")).isTrue();
         assertThat(GpuBackend.hiloBody("sm_75/gemm.cubin")).isFalse();
         assertThat(GpuBackend.hiloBody("ptx/gemm.ptx")).isFalse();
+        assertThat(GpuBackend.hiloBody("gfx1010/gemm.hsaco")).isFalse();
     }
 }

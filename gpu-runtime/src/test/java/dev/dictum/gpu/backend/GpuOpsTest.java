@@ -113,8 +113,7 @@ class GpuOpsTest {
 
     static Stream<Arguments> hiloCases() {
         List<Arguments> out = new ArrayList<>();
-        List<GpuBackend.HiloKernel> entries = List.of(GpuBackend.HILO, GpuBackend.HILO_2BLK, GpuBackend.HILO_PIPE,
-                GpuBackend.HILO_PIPE_N64, GpuBackend.HILO_PIPE_64);
+        List<GpuBackend.HiloKernel> entries = List.of(GpuBackend.HILO, GpuBackend.HILO_2BLK, GpuBackend.HILO_PIPE);
         // rows, n, k: large-v3's Q/K/V/out, MLP up and down; small's and tiny's; odd rows, n and k
         // (k % 8 == 0: the entries' precondition), fewer rows / columns than one tile, one k chunk
         int[][] shapes = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1500, 768, 768},
@@ -129,8 +128,8 @@ class GpuOpsTest {
     }
 
     /**
-     * Each hilo GEMM entry (GpuBackend.hiloKernel's choices, the 2-stage fallbacks and the 4-stage
-     * dynamic-shared-memory ones) through the backend against the CPU, whichever one the device would
+     * Each hilo GEMM entry (GpuBackend.hiloKernel's choices: the 2-stage ones and the 3-stage
+     * dynamic-shared-memory gemm_f16_hilo_pipe) through the backend against the CPU, whichever one the device would
      * pick; skipped where an entry cannot run (no sm_80 cubin, too little opt-in shared memory).
      */
     @ParameterizedTest(name = "{0} rows={1} n={2} k={3}")
@@ -138,7 +137,7 @@ class GpuOpsTest {
     void linearThroughEveryHiloEntry(String entry, int rows, int n, int k) {
         GpuBackend gpu = Gpus.backend("cuda");
         GpuBackend.HiloKernel h = java.util.stream.Stream.of(GpuBackend.HILO, GpuBackend.HILO_2BLK,
-                GpuBackend.HILO_PIPE, GpuBackend.HILO_PIPE_N64, GpuBackend.HILO_PIPE_64).filter(e -> e.name().equals(entry)).findFirst()
+                GpuBackend.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
                 .orElseThrow();
         HostTensor w = TestWeights.random(DType.F16, n, k, nextSeed());
         HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
