@@ -67,29 +67,19 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hi_onl
 }
 
 // Bench-only deep-pipeline shapes (gemm_hilo_pipe.cuh) beside the product's entries (gemm.cu), to
-// pick the product's by measurement (H200 22:15: these lost to gemm_f16_hilo_pipe = p128x64 s3 2blk, or
-// to hilo_2blk at >= 2 tiles per SM; kept to re-measure; the 64-wide stages "k64" are new).
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_s4(const __half* xhi, const __half* xlo,
-        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 128, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_s4_2blk(const __half* xhi, const __half* xlo,
-        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 64, 4, 2, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 3) bench_pipe_64_s4_3blk(const __half* xhi, const __half* xlo,
-        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
-    dg_hilo_pipe_entry<64, 64, 2, 4, 4>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
+// pick the product's by measurement (H100 22:18: gemm_f16_hilo_pipe = "p128 k64 s4" won at 1500 x 1280 x
+// {1280, 3840, 5120}; hilo_2blk at >= 2 tiles per SM; gemm_f16 at tiny's and small's d_model outputs).
+// Kept: k64 s3 (144 KiB: what an sm_80's 163 KiB opt-in could hold), the 128 x 64 ones (small's MLP up),
+// the 64 x 64 one (tiny's).
 
 
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_s3_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 64, 4, 2, 3>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_k64_s3(const __half* xhi, const __half* xlo,
         const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
     dg_hilo_pipe_entry<128, 128, 2, 4, 3, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
-}
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_k64_s4(const __half* xhi, const __half* xlo,
-        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 128, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_k64_s2_2blk(const __half* xhi, const __half* xlo,
         const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
@@ -120,13 +110,10 @@ static const GemmVariant gemm_variants[] = {
     {"split + hilo_2blk", 1, gemm_f16_hilo_2blk, 128, 128, 0},
     {"hilo_2blk alone", 2, gemm_f16_hilo_2blk, 128, 128, 0},
     {"split + hi only (f16)", 1, gemm_f16_hi_only, 128, 128, 0},
-    {"split + hilo_pipe (128x64 s3)", 1, gemm_f16_hilo_pipe, 128, 64, 3},
-    {"hilo_pipe alone", 2, gemm_f16_hilo_pipe, 128, 64, 3},
-    {"split + p128 s4", 1, bench_pipe_128x128_s4, 128, 128, 4},
-    {"split + p128x64 s4 2blk", 1, bench_pipe_128x64_s4_2blk, 128, 64, 4},
-    {"split + p64 s4 3blk", 1, bench_pipe_64_s4_3blk, 64, 64, 4},
+    {"split + hilo_pipe (k64 s4)", 1, gemm_f16_hilo_pipe, 128, 128, 4, 2},
+    {"hilo_pipe alone", 2, gemm_f16_hilo_pipe, 128, 128, 4, 2},
     {"split + p128 k64 s3", 1, bench_pipe_128x128_k64_s3, 128, 128, 3, 2},
-    {"split + p128 k64 s4", 1, bench_pipe_128x128_k64_s4, 128, 128, 4, 2},
+    {"split + p128x64 s3 2blk", 1, bench_pipe_128x64_s3_2blk, 128, 64, 3},
     {"split + p128x64 k64 s2 2blk", 1, bench_pipe_128x64_k64_s2_2blk, 128, 64, 2, 2},
     {"split + p64 k64 s4 2blk", 1, bench_pipe_64_k64_s4_2blk, 64, 64, 4, 2},
 };

@@ -129,15 +129,14 @@ __device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __ha
 #endif
 }
 
-// The product's deep-pipeline entry (measured best of the 4-stage 128 x 128 one, 1 per SM; 128 x 64
-// at 4 stages; 64 x 64, 3 per SM; on an H200 at large-v3's 1500 x 1280 x {1280, 3840, 5120}: 0.053 /
-// 0.140 / 0.192 ms with the split against 0.064 / 0.148 / 0.207 for gemm_f16_hilo): a 128 x 64 tile,
-// 8 warps of 32 x 32, 3 stages (60 KiB of dynamic shared memory), two blocks per SM (128 registers,
-// no spills): twice the blocks of the 128 x 128 tile, 16 warps per SM to hide each other's latencies.
-// Grid (ceil(n / 64), ceil(rows / 128)), block 256, dynamic shared dg_hilo_pipe_shared(128, 64, 3);
+// The product's deep-pipeline entry, the measured best (kernel_bench on an H100, 2026-11-26 22:18, split
+// included, against gemm_f16_hilo): 1500 x 1280 x 1280 0.056 -> 0.047 ms, x 3840 0.147 -> 0.124,
+// x 5120 0.240 -> 0.179; a 128 x 128 tile, 8 warps of 64 x 32, 4 stages of two 32-wide k-slices each
+// (192 KiB of dynamic shared memory, one block per SM: sm_90's opt-in only), each slice summed apart.
+// Grid (ceil(n / 128), ceil(rows / 128)), block 256, dynamic shared dg_hilo_pipe_shared_ks(128, 128, 4, 2);
 // preconditions as gemm_f16_hilo.
-extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_pipe(
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo_pipe(
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
-    dg_hilo_pipe_entry<128, 64, 4, 2, 3>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+    dg_hilo_pipe_entry<128, 128, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }

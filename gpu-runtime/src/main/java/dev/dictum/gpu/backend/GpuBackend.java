@@ -319,7 +319,8 @@ public final class GpuBackend implements Backend {
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
         return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors());
+                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), Math.toIntExact(w.cols()),
+                        device.props().multiprocessors());
     }
 
     /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
@@ -388,27 +389,27 @@ public final class GpuBackend implements Backend {
     /** The same, two blocks per SM (128 registers). */
     static final HiloKernel HILO_2BLK = new HiloKernel("gemm_f16_hilo_2blk", 128, 128, 0);
     /**
-     * 3 stages in dynamic shared memory (gemm_hilo_pipe.cuh), a 128 × 64 tile, two blocks per SM: 60 KiB
-     * each, above the 48 KiB default ({@link dev.dictum.gpu.device.Kernel#launch} opts in).
+     * gemm_hilo_pipe.cuh's 128 × 128 tile with 4 stages of two 32-wide k-slices in dynamic shared memory:
+     * 192 KiB, one block per SM, above the 48 KiB default ({@link dev.dictum.gpu.device.Kernel#launch}
+     * opts in).
      */
-    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 64, 3 * (2 * 128 + 64) * 64);
+    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 128, 4 * 2 * (2 * 128 + 128) * 64);
 
     /**
-     * Whether the device takes {@link #HILO_PIPE}: its opt-in shared memory holds two of its blocks
-     * (120 KiB: sm_80's 163 KiB, sm_90's 227 KiB; not sm_86 / sm_89's 99 KiB nor sm_75's 64 KiB).
+     * Whether the device takes {@link #HILO_PIPE}: its opt-in shared memory per block holds it (sm_90's
+     * 227 KiB; not sm_80's 163 KiB, sm_86 / sm_89's 99 KiB nor sm_75's 64 KiB, which keep the 2-stage
+     * entries).
      */
     static boolean hiloPipe(int sharedOptin) {
-        return sharedOptin >= 2 * HILO_PIPE.sharedBytes();
+        return sharedOptin >= HILO_PIPE.sharedBytes();
     }
 
     /**
      * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds), as measured
-     * (kernel_bench, H200, 2026-11-26 22:15, split included): with at least two 128 × 128 tiles per SM
-     * gemm_f16_hilo_2blk (large-v3's MLP up 1500 × 5120: 0.154 ms, every 3- or 4-stage variant 0.18 and
-     * more; small's 1500 × 3072: 0.087 against 0.083); else, where {@link #hiloPipe},
-     * gemm_f16_hilo_pipe (1500 × 1280 × 1280 / 3840 / 5120: 0.053 / 0.140 / 0.192 ms against
-     * gemm_f16_hilo's 0.064 / 0.148 / 0.207; tiny's MLP up 1500 × 1536: 0.037 against 0.048); else
-     * gemm_f16_hilo.
+     * (kernel_bench on an H100, 2026-11-26 22:18, split included): with at least two 128 × 128 tiles per
+     * SM gemm_f16_hilo_2blk (large-v3's MLP up 1500 × 5120: 0.153 ms, every deeper pipeline 0.178 and
+     * more); else, where {@link #hiloPipe}, gemm_f16_hilo_pipe (1500 × 1280 × 1280 / 3840 / 5120: 0.047 /
+     * 0.124 / 0.179 ms against gemm_f16_hilo's 0.056 / 0.147 / 0.240); else gemm_f16_hilo.
      */
     static HiloKernel hiloKernel(int rows, int n, int multiprocessors, int sharedOptin) {
         if (hiloTwoPerSm(rows, n, multiprocessors)) {
@@ -423,18 +424,22 @@ public final class GpuBackend implements Backend {
     }
 
     /**
-     * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + a hilo entry
-     * ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for sm_80 or
-     * newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
-     * gemm_f16's four times as many blocks are better), and only when its 128 × 128 tiles fill at least
-     * 3/4 of the SMs: the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs) and every
-     * MLP up. Smaller shapes (tiny's and small's d_model outputs, prompts) keep gemm_f16's 64 × 64 tile:
-     * measured, no hilo entry beats it there once the split is counted (1500 × 768 × 768: 0.033 ms
-     * either way; 1500 × 384 × 384: 0.017 against 0.019).
+     * Whether a GEMM of {@code rows × n} outputs over {@code k} inputs runs as split_f32_hilo + a hilo
+     * entry ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for
+     * sm_80 or newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
+     * gemm_f16's four times as many blocks are better), only when its 128 × 128 tiles fill at least 3/4 of
+     * the SMs (the large encoders' GEMMs: 1500 × 1280 is 120 tiles on an H100's 132 SMs; every MLP up),
+     * and only for k ≥ 512, where the split pays: measured on an H100, tiny's MLP up (1500 × 1536 × 384)
+     * is 0.036 ms on gemm_f16 against 0.038 to 0.048 on every hilo entry, small's (1500 × 3072 × 768)
+     * 0.087 on gemm_f16_hilo_2blk against 0.094. Smaller shapes (tiny's and small's d_model outputs,
+     * prompts) keep gemm_f16's 64 × 64 tile (1500 × 768 × 768: 0.033 ms, no hilo entry faster).
      */
-    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
-        return hiloBody(gemmImage) && 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
+    static boolean wideTile(String gemmImage, int rows, int n, int k, int multiprocessors) {
+        return hiloBody(gemmImage) && k >= HILO_MIN_K && 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
     }
+
+    /** The least k for which the split into hi/lo planes pays (see {@link #wideTile}). */
+    static final int HILO_MIN_K = 512;
 
     /** Whether the gemm image holds the hilo entries' own bodies: a cubin for sm_80 or newer. */
     static boolean hiloBody(String gemmImage) {
