@@ -9,12 +9,12 @@
 // flight the copies have STAGES - 1 slices' worth of mmas to land in, and one barrier per slice
 // instead of two (the stage refilled at slice s is the one every thread finished at slice s - 1).
 //
-// Shared layout per stage: hi [BM][32], lo [BM][32], w [BN][32] halves, rows of 64 bytes with
-// gemm_hilo.cuh's XOR swizzle (dg_hilo_swz). Stage bytes = (2 BM + BN) · 64:
-//   128 x 128: 24 KiB (3 stages 72 KiB, 4 stages 96 KiB; two blocks of 4 fit sm_90's 228 KiB per SM)
-//   128 x 64:  20 KiB (4 stages 80 KiB)
+// Shared layout per stage: hi [BM][32 KS], lo [BM][32 KS], w [BN][32 KS] halves; KS = 1: rows of 64 bytes
+// with gemm_hilo.cuh's XOR swizzle (dg_hilo_swz); KS = 2: rows of 128 bytes, chunk c at c ^ (r % 8).
+// Stage bytes = (2 BM + BN) · 64 · KS. The product's entry (gemm.cu, gemm_f16_hilo_pipe): 128 x 128,
+// KS = 2, 4 stages = 192 KiB, one block per SM (sm_90's opt-in); kernel_bench instantiates others.
 // Preconditions as gemm_f16_hilo: k % 8 == 0; hi, lo, w 16-byte aligned; blockDim = WARPS_M·WARPS_N·32;
-// grid (ceil(n / BN), ceil(rows / BM)); dynamic shared bytes = dg_hilo_pipe_shared(BM, BN, STAGES).
+// grid (ceil(n / BN), ceil(rows / BM)); dynamic shared bytes = dg_hilo_pipe_shared_ks(BM, BN, STAGES, KS).
 #pragma once
 #include "gemm_hilo.cuh"
 
