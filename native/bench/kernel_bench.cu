@@ -1,7 +1,8 @@
 // Times Dictum's encoder kernels at Whisper's shapes on an NVIDIA GPU and checks them against a
 // float64 reference on sampled outputs (a measurement tool for docs/benchmarks.md, not a test).
 //   nvcc -O3 -arch=sm_90 -I../src/kernels -o kernel_bench kernel_bench.cu && ./kernel_bench
-//   (./kernel_bench --gemv-only: the decoder's GEMV shapes only; --attention-only: attention_f32 only,
+//   (./kernel_bench --gemm-only: the encoder GEMMs only, every variant; --gemv-only: the decoder's GEMV
+//   shapes only; --attention-only: attention_f32 only,
 //   e.g. under ncu: ncu --kernel-name attention_f32 --launch-skip 118 --launch-count 1 ./kernel_bench
 //   --attention-only profiles the 20-head 1500 x 1500 case at 64 queries per block (--launch-skip 3: at 32);
 //   each case launches 23 times)
@@ -66,26 +67,115 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hi_onl
 #endif
 }
 
-enum GemmKind { G64, HILO, HILO_GEMM_ONLY, HILO_2PB, HI_ONLY };
-static const char* gemm_name(GemmKind g) {
-    switch (g) {
-        case G64: return "gemm_f16 (64 tile)";
-        case HILO: return "split + gemm_f16_hilo";
-        case HILO_GEMM_ONLY: return "gemm_f16_hilo alone";
-        case HILO_2PB: return "split + hilo_2blk";
-        default: return "split + hi only (f16)";
+// Bench-only deep-pipeline shapes (gemm_hilo_pipe.cuh) beside the product's entries (gemm.cu), to
+// pick the product's by measurement (H100 22:18: gemm_f16_hilo_pipe = "p128 k64 s4" won at 1500 x 1280 x
+// {1280, 3840, 5120}; hilo_2blk at >= 2 tiles per SM; gemm_f16 at tiny's and small's d_model outputs).
+// Kept: k64 s3 (144 KiB: what an sm_80's 163 KiB opt-in could hold), the 128 x 64 ones (small's MLP up),
+// the 64 x 64 one (tiny's).
+
+
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_s3_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 64, 4, 2, 3>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) bench_pipe_128x128_k64_s3(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 128, 2, 4, 3, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_128x64_k64_s2_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 64, 4, 2, 2, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_64_k64_s4_2blk(const __half* xhi, const __half* xlo,
+        const __half* w, const __half* bias, float* out, int rows, int n, int k, int epilogue) {
+    dg_hilo_pipe_entry<64, 64, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
+typedef void (*HiloFn)(const __half*, const __half*, const __half*, const __half*, float*, int, int, int, int);
+
+// One GEMM launch as the backend makes it. kind: 0 gemm_f16 on f32 x (64 tile); 1 split + hilo GEMM;
+// 2 the hilo GEMM alone (planes made once, outside the timing).
+struct GemmVariant {
+    const char* name;
+    int kind;
+    HiloFn fn;
+    int bm, bn, stages; // stages > 0: dynamic shared memory dg_hilo_pipe_shared_ks(bm, bn, stages, ks)
+    int ks = 1;         // 32-wide k-slices per stage
+    int shared() const { return stages > 0 ? dg_hilo_pipe_shared_ks(bm, bn, stages, ks) : 0; }
+};
+
+static const GemmVariant gemm_variants[] = {
+    {"gemm_f16 (64 tile)", 0, nullptr, 64, 64, 0},
+    {"split + hilo", 1, gemm_f16_hilo, 128, 128, 0},
+    {"hilo alone", 2, gemm_f16_hilo, 128, 128, 0},
+    {"split + hilo_2blk", 1, gemm_f16_hilo_2blk, 128, 128, 0},
+    {"hilo_2blk alone", 2, gemm_f16_hilo_2blk, 128, 128, 0},
+    {"split + hi only (f16)", 1, gemm_f16_hi_only, 128, 128, 0},
+    {"split + hilo_pipe (k64 s4)", 1, gemm_f16_hilo_pipe, 128, 128, 4, 2},
+    {"hilo_pipe alone", 2, gemm_f16_hilo_pipe, 128, 128, 4, 2},
+    {"split + p128 k64 s3", 1, bench_pipe_128x128_k64_s3, 128, 128, 3, 2},
+    {"split + p128x64 s3 2blk", 1, bench_pipe_128x64_s3_2blk, 128, 64, 3},
+    {"split + p128x64 k64 s2 2blk", 1, bench_pipe_128x64_k64_s2_2blk, 128, 64, 2, 2},
+    {"split + p64 k64 s4 2blk", 1, bench_pipe_64_k64_s4_2blk, 64, 64, 4, 2},
+};
+
+// Registers, spills and resident blocks per SM of each variant (after the dynamic shared opt-in).
+static void gemm_variants_setup() {
+    for (const GemmVariant& v : gemm_variants) {
+        const void* f = v.kind == 0 ? (const void*) gemm_f16 : (const void*) v.fn;
+        if (v.shared() > 0) {
+            CK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, v.shared()));
+        }
+        cudaFuncAttributes a;
+        CK(cudaFuncGetAttributes(&a, f));
+        int blocks = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 256, v.shared()));
+        printf("%-28s regs %3d, spill %4zu B, static shared %5zu B, dynamic %6d B, %d blocks/SM\n", v.name,
+               a.numRegs, a.localSizeBytes, a.sharedSizeBytes, v.shared(), blocks);
     }
 }
 
-static void gemm_case(int rows, int n, int k, int epi, GemmKind kind) {
-    const bool hilo = kind != G64;
-    if (hilo && k % 8 != 0) return; // the backend's precondition for the hilo path
+// split_f32_hilo alone: median ms, GB/s of its traffic (4 bytes in, 2 + 2 out per element), and its
+// planes against the host's split bit for bit: aligned (the vector path) and from x + 1 (the
+// element path: x not 16-byte aligned).
+static void split_case(const std::vector<float>& x, float* dx, __half* dhi, __half* dlo, long long count) {
+    std::vector<__half> hi(count), lo(count);
+    for (int shift = 0; shift < 2; shift++) {
+        const long long c = count - shift;
+        const int grid = (int) std::min<long long>((c + 1023) / 1024, 65535);
+        CK(cudaMemset(dhi, 0xff, count * 2));
+        CK(cudaMemset(dlo, 0xff, count * 2));
+        float ms = median_ms([&] { split_f32_hilo<<<grid, 256>>>(dx + shift, dhi, dlo, c); });
+        CK(cudaMemcpy(hi.data(), dhi, c * 2, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(lo.data(), dlo, c * 2, cudaMemcpyDeviceToHost));
+        long long bad = 0;
+        for (long long i = 0; i < c; i++) {
+            const __half h = __float2half_rn(x[i + shift]);
+            const __half l = __float2half_rn(x[i + shift] - __half2float(h));
+            bad += __half_as_ushort(h) != __half_as_ushort(hi[i]) || __half_as_ushort(l) != __half_as_ushort(lo[i]);
+        }
+        printf("split_f32_hilo %s %10lld elements: %8.4f ms %7.0f GB/s  %s\n", shift ? "(x+1, element path)" : "(aligned)  ",
+               c, ms, 8.0 * c / ms / 1e6, bad ? ("MISMATCH " + std::to_string(bad)).c_str() : "bit-exact");
+    }
+}
+
+static void gemm_case(int rows, int n, int k, int epi) {
     unsigned s = 12345 + n + k;
     std::vector<float> x((size_t) rows * k);
     std::vector<__half> w((size_t) n * k), bias(n);
     for (auto& v : x) v = frand(s);
     for (auto& v : w) v = __float2half(frand(s) * 0.05f);
     for (auto& v : bias) v = __float2half(frand(s) * 0.1f);
+    // float64 reference of 512 sampled outputs (odd strides: every row/column class gets hit)
+    const int samples = 512;
+    std::vector<double> ref(samples);
+    for (int i = 0; i < samples; i++) {
+        int r = (i * 7919) % rows, c = (i * 104729) % n;
+        double v = __half2float(bias[c]);
+        for (int j = 0; j < k; j++) v += (double) x[(size_t) r * k + j] * __half2float(w[(size_t) c * k + j]);
+        if (epi == 1) v = 0.5 * v * erfc(-v / sqrt(2.0));
+        ref[i] = v;
+    }
     float *dx, *dout;
     __half *dw, *db, *dhi, *dlo;
     CK(cudaMalloc(&dx, x.size() * 4));
@@ -97,48 +187,53 @@ static void gemm_case(int rows, int n, int k, int epi, GemmKind kind) {
     CK(cudaMemcpy(dx, x.data(), x.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(db, bias.data(), n * 2, cudaMemcpyHostToDevice));
-    const int side = hilo ? 128 : 64;
-    dim3 grid((n + side - 1) / side, (rows + side - 1) / side);
     const long long count = (long long) rows * k;
-    const int splitGrid = (int) std::min<long long>((count + 255) / 256, 65535);
-    auto launch = [&] {
-        if (kind != G64 && kind != HILO_GEMM_ONLY) split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
-        switch (kind) {
-            case G64: gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi); break;
-            case HILO:
-            case HILO_GEMM_ONLY: gemm_f16_hilo<<<grid, 256>>>(dhi, dlo, dw, db, dout, rows, n, k, epi); break;
-            case HILO_2PB: gemm_f16_hilo_2blk<<<grid, 256>>>(dhi, dlo, dw, db, dout, rows, n, k, epi); break;
-            case HI_ONLY: gemm_f16_hi_only<<<grid, 256>>>(dhi, nullptr, dw, db, dout, rows, n, k, epi); break;
-        }
-    };
-    if (kind == HILO_GEMM_ONLY) split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
-    CK(cudaMemset(dout, 0xff, (size_t) rows * n * 4)); // poison: NaN wherever the kernel writes nothing
-    float ms = median_ms([&] {
-        if (epi == 2) CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
-        launch();
-    });
-    if (epi == 2) { // ADD: out = 0 + product, once more outside the timing
-        CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
-        launch();
-    }
-    CK(cudaDeviceSynchronize());
+    const int splitGrid = (int) std::min<long long>((count + 1023) / 1024, 65535); // a thread per 4 elements
     std::vector<float> out((size_t) rows * n);
-    CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
-    size_t unwritten = 0; // outputs still poisoned (NaN) or not finite
-    for (float v : out) unwritten += !std::isfinite(v);
-    double num = 0, den = 0;
-    for (int i = 0; i < 512; i++) {
-        int r = (i * 7919) % rows, c = (i * 104729) % n;
-        double v = __half2float(bias[c]);
-        for (int j = 0; j < k; j++) v += (double) x[(size_t) r * k + j] * __half2float(w[(size_t) c * k + j]);
-        if (epi == 1) v = 0.5 * v * erfc(-v / sqrt(2.0));
-        double d = out[(size_t) r * n + c] - v;
-        num += d * d;
-        den += v * v;
+    if (k % 8 == 0) split_case(x, dx, dhi, dlo, count);
+    for (const GemmVariant& v : gemm_variants) {
+        if (v.kind != 0 && k % 8 != 0) continue; // the backend's precondition for the hilo path
+        dim3 grid((n + v.bn - 1) / v.bn, (rows + v.bm - 1) / v.bm);
+        auto launch = [&] {
+            if (v.kind == 1) split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
+            if (v.kind == 0) {
+                gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+            } else {
+                v.fn<<<grid, 256, v.shared()>>>(dhi, dlo, dw, db, dout, rows, n, k, epi);
+            }
+        };
+        split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count); // for "alone"; poisoned planes otherwise
+        CK(cudaMemset(dout, 0xff, (size_t) rows * n * 4)); // poison: NaN wherever the kernel writes nothing
+        float ms = median_ms([&] {
+            if (epi == 2) CK(cudaMemset(dout, 0, (size_t) rows * n * 4));
+            launch();
+        });
+        // The checked result: poisoned output (ADD: zeros, so out = the product), fresh planes.
+        CK(cudaMemset(dhi, 0xff, x.size() * 2));
+        CK(cudaMemset(dlo, 0xff, x.size() * 2));
+        split_f32_hilo<<<splitGrid, 256>>>(dx, dhi, dlo, count);
+        CK(cudaMemset(dout, epi == 2 ? 0 : 0xff, (size_t) rows * n * 4));
+        if (v.kind == 0) {
+            gemm_f16<<<grid, 256>>>(dx, dw, db, dout, rows, n, k, epi);
+        } else {
+            v.fn<<<grid, 256, v.shared()>>>(dhi, dlo, dw, db, dout, rows, n, k, epi);
+        }
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost));
+        size_t unwritten = 0; // outputs still poisoned (NaN) or not finite
+        for (float f : out) unwritten += !std::isfinite(f);
+        double num = 0, den = 0;
+        for (int i = 0; i < samples; i++) {
+            int r = (i * 7919) % rows, c = (i * 104729) % n;
+            double d = out[(size_t) r * n + c] - ref[i];
+            num += d * d;
+            den += ref[i] * ref[i];
+        }
+        printf("%-28s %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e%s\n", v.name, rows, n, k, epi,
+               ms, 2.0 * rows * n * k / ms / 1e9, sqrt(num / den),
+               unwritten ? (" UNWRITTEN/NON-FINITE " + std::to_string(unwritten)).c_str() : "");
     }
-    printf("%-24s %5d x %5d x %5d epi %d: %8.3f ms %7.1f TFLOP/s  rel err %.2e%s\n", gemm_name(kind), rows, n, k,
-           epi, ms, 2.0 * rows * n * k / ms / 1e9, sqrt(num / den),
-           unwritten ? (" UNWRITTEN/NON-FINITE " + std::to_string(unwritten)).c_str() : "");
     cudaFree(dx); cudaFree(dout); cudaFree(dw); cudaFree(db); cudaFree(dhi); cudaFree(dlo);
 }
 
@@ -459,20 +554,19 @@ int main(int argc, char** argv) {
     if (argc > 1 && strcmp(argv[1], "--layernorm-only") == 0) return layernorm_bench(), 0;
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
     const bool attentionOnly = argc > 1 && strcmp(argv[1], "--attention-only") == 0;
+    const bool gemmOnly = argc > 1 && strcmp(argv[1], "--gemm-only") == 0;
     if (!gemvOnly && !attentionOnly) {
         // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
-        // the ADD epilogue: the 64 tile, the split + 128 tile (and its GEMM alone, two blocks per SM,
-        // and without the lo halves).
+        // the ADD epilogue, every variant (gemm_variants) on the same inputs.
+        gemm_variants_setup();
         const int shapes[][4] = {{1500, 1280, 1280, 0}, {1500, 5120, 1280, 1}, {1500, 1280, 5120, 2},
-                                 {1500, 384, 384, 0},   {1500, 768, 768, 0},   {1500, 3072, 768, 1},
-                                 {1500, 768, 3072, 2},  {1500, 1280, 3840, 0}, {33, 70, 65, 1},
-                                 {200, 1282, 1284, 2},  {1501, 130, 72, 0}};
-        for (auto& sh : shapes) {
-            for (GemmKind g : {G64, HILO, HILO_GEMM_ONLY, HILO_2PB, HI_ONLY}) {
-                gemm_case(sh[0], sh[1], sh[2], sh[3], g);
-            }
-        }
+                                 {1500, 768, 768, 0},   {1500, 3072, 768, 1},  {1500, 768, 3072, 2},
+                                 {1500, 384, 384, 0},   {1500, 1536, 384, 1},  {1500, 384, 1536, 2},
+                                 {1500, 1280, 3840, 0}, {1499, 1288, 1288, 1}, {33, 70, 65, 1},
+                                 {200, 1282, 1284, 2},  {1501, 130, 72, 0},    {129, 65, 8, 2}};
+        for (auto& sh : shapes) gemm_case(sh[0], sh[1], sh[2], sh[3]);
     }
+    if (gemmOnly) return 0;
     // The decoder's GEMVs: large-v3 / turbo (d 1280), small (768), tiny (384); the logits; beams.
     const int gemv_shapes[][3] = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280},
                                   {1, 768, 768}, {1, 3072, 768}, {1, 768, 3072}, {1, 51866, 768},

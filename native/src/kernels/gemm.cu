@@ -2,6 +2,7 @@
 // x [rows, k] f32, w [n, k] f16 (PyTorch order), out [rows, n] f32. See gemm_tile.cuh.
 #include "dg_split.cuh"
 #include "gemm_hilo.cuh"
+#include "gemm_hilo_pipe.cuh"
 #include "gemm_tile.cuh"
 
 struct DgRowMajorA {
@@ -20,15 +21,41 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) gemm_f16(const flo
     dg_gemm_tile<64>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
 }
 
+// Two halves as one 32-bit word, a in the low half (its lower address).
+__device__ __forceinline__ unsigned dg_pack_halves(__half a, __half b) {
+    return (unsigned) __half_as_ushort(a) | ((unsigned) __half_as_ushort(b) << 16);
+}
+
 // x as the two f16 planes gemm_f16_hilo reads: hi = f16(x), lo = f16(x - hi) (dg_split), each
-// [count] halves. Grid-stride; block 256.
+// [count] halves. Grid-stride over quads (4 elements): a 16-byte load of x and an 8-byte store to each
+// plane where x is 16-byte aligned and the planes 8-byte aligned (the backend's: count % 4 == 0), so a
+// warp moves 512 bytes in and 2 x 256 out per step instead of 128 and 2 x 64 (the pass is pure memory
+// traffic: 8 bytes per element); else element by element. Block 256, grid min(ceil(count / 1024), 65535).
 extern "C" __global__ void split_f32_hilo(const float* x, __half* hi, __half* lo, long long count) {
-    for (long long i = blockIdx.x * (long long) blockDim.x + threadIdx.x; i < count;
-         i += (long long) gridDim.x * blockDim.x) {
-        __half h, l;
-        dg_split(x[i], h, l);
-        hi[i] = h;
-        lo[i] = l;
+    const long long quads = (count + 3) / 4;
+    const bool vec = (reinterpret_cast<unsigned long long>(x) & 15) == 0 &&
+                     (reinterpret_cast<unsigned long long>(hi) & 7) == 0 &&
+                     (reinterpret_cast<unsigned long long>(lo) & 7) == 0;
+    for (long long q = blockIdx.x * (long long) blockDim.x + threadIdx.x; q < quads;
+         q += (long long) gridDim.x * blockDim.x) {
+        const long long i = 4 * q;
+        if (vec && i + 4 <= count) {
+            const float4 v = *reinterpret_cast<const float4*>(x + i);
+            __half h[4], l[4];
+            dg_split(v.x, h[0], l[0]);
+            dg_split(v.y, h[1], l[1]);
+            dg_split(v.z, h[2], l[2]);
+            dg_split(v.w, h[3], l[3]);
+            *reinterpret_cast<uint2*>(hi + i) = make_uint2(dg_pack_halves(h[0], h[1]), dg_pack_halves(h[2], h[3]));
+            *reinterpret_cast<uint2*>(lo + i) = make_uint2(dg_pack_halves(l[0], l[1]), dg_pack_halves(l[2], l[3]));
+        } else {
+            for (long long e = i; e < i + 4 && e < count; e++) {
+                __half h, l;
+                dg_split(x[e], h, l);
+                hi[e] = h;
+                lo[e] = l;
+            }
+        }
     }
 }
 
@@ -76,4 +103,40 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
     dg_gemm_hilo_entry(xhi, xlo, w, bias, out, rows, n, k, epilogue);
+}
+
+// The deep-pipeline entries' body (gemm_hilo_pipe.cuh): x = hi + lo as gemm_f16_hilo, S k-slices in
+// dynamic shared memory (dg_hilo_pipe_shared bytes, above the 48 KiB default: Kernel.launch opts in),
+// so only for devices whose opt-in maximum holds them (GpuBackend.hiloKernel). Elsewhere (never
+// launched there; every entry must still build for every target) the 64 x 64 body covers the tile.
+template <int BM, int BN, int WM, int WN, int S, int KS = 1>
+__device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __half* xlo, const __half* w,
+                                                   const __half* bias, float* out, int rows, int n, int k,
+                                                   int epilogue) {
+    static_assert(WM * WN * 32 == DG_GEMM_THREADS, "blocks of 256");
+#if !defined(__HIP__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    extern __shared__ __align__(128) __half dg_hilo_pipe_sm[];
+    dg_gemm_hilo_pipe<BM, BN, WM, WN, S, KS>(xhi, xlo, w, bias, out, rows, n, k, epilogue, dg_hilo_pipe_sm);
+#else
+    const DgHiLoA a{xhi, xlo, k};
+    for (int p = 0; p < (BM / 64) * (BN / 64); p++) { // uniform per block: the barriers inside hold
+        const int r0 = blockIdx.y * BM + 64 * (p / (BN / 64));
+        const int c0 = blockIdx.x * BN + 64 * (p % (BN / 64));
+        if (r0 < rows && c0 < n) {
+            dg_gemm_tile64(a, w, bias, out, rows, n, k, epilogue, r0, c0);
+        }
+    }
+#endif
+}
+
+// The product's deep-pipeline entry, the measured best (kernel_bench on an H100, 2026-11-26 22:18, split
+// included, against gemm_f16_hilo): 1500 x 1280 x 1280 0.056 -> 0.047 ms, x 3840 0.147 -> 0.124,
+// x 5120 0.240 -> 0.179; a 128 x 128 tile, 8 warps of 64 x 32, 4 stages of two 32-wide k-slices each
+// (192 KiB of dynamic shared memory, one block per SM: sm_90's opt-in only), each slice summed apart.
+// Grid (ceil(n / 128), ceil(rows / 128)), block 256, dynamic shared dg_hilo_pipe_shared_ks(128, 128, 4, 2);
+// preconditions as gemm_f16_hilo.
+extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo_pipe(
+        const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
+        int k, int epilogue) {
+    dg_hilo_pipe_entry<128, 128, 2, 4, 4, 2>(xhi, xlo, w, bias, out, rows, n, k, epilogue);
 }

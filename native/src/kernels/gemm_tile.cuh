@@ -33,8 +33,10 @@
 #define DG_EPI_ADD 2
 
 #if !defined(__HIP__)
+#if !defined(DG_EMU_MMA) // the CPU emulation (native/src/test/emu/mma_emu.h) brings its own
 #include "dg_mma.cuh"
 #include "dg_mma_sm80.cuh"
+#endif
 
 __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r, int c, float v, const __half* bias,
                                               int epilogue) {

@@ -121,3 +121,21 @@ inline void dg_mma_16x8x16(float* c, const unsigned* a, unsigned b0, unsigned b1
 inline void dg_ldmatrix_x4_trans(unsigned* r, const __half* rowAddress) { emu_ldmatrix_x4(r, rowAddress, true); }
 inline void dg_split2_packed(float x0, float x1, unsigned& hi, unsigned& lo) { dg_split2(x0, x1, hi, lo); }
 inline float dg_ex2(float x) { return std::exp2(x); }
+inline void dg_mma_16x8x16_from_zero(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+    d[0] = d[1] = d[2] = d[3] = 0.0f;
+    dg_mma_16x8x16(d, a, b0, b1);
+}
+// cp.async as a synchronous copy (srcBytes, then zeros to 16): a legal order of the asynchronous one,
+// so the waits are no-ops; what this checks is where each chunk goes and which stage is read.
+inline void dg_cp_async16(void* shared, const void* global, int srcBytes) {
+    if ((reinterpret_cast<uintptr_t>(shared) & 15) != 0 || (srcBytes > 0 && (reinterpret_cast<uintptr_t>(global) & 15) != 0)) {
+        std::fprintf(stderr, "cp.async: address not 16-byte aligned\n");
+        std::abort();
+    }
+    std::memset(shared, 0, 16);
+    std::memcpy(shared, global, srcBytes);
+}
+inline void dg_cp_async_commit() {}
+template <int N>
+inline void dg_cp_async_wait() {}
+

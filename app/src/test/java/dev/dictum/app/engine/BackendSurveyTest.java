@@ -20,7 +20,7 @@ class BackendSurveyTest {
     private final ModelRecommender recommender = new ModelRecommender(ModelCatalog.builtIn());
 
     private static DeviceProps gpu(String name, long bytes) {
-        return new DeviceProps(0, name, "gfx1010", "gfx1010:xnack-", bytes, 32, 36, 1024, 65536);
+        return new DeviceProps(0, name, "gfx1010", "gfx1010:xnack-", bytes, 32, 36, 1024, 65536, 65536);
     }
 
     @Test

@@ -302,10 +302,31 @@ public final class GpuBackend implements Backend {
         }
     }
 
+    /**
+     * Tests: linear (x at offset 0) through the hilo entry {@code h} whatever {@link #hiloKernel} would
+     * pick, at any shape; false (nothing launched) where that entry cannot run: no sm_80+ cubin of its
+     * body, k % 8 != 0, or more shared memory than the device's opt-in maximum.
+     */
+    synchronized boolean linearHilo(HiloKernel h, Buffer x, int rows, Weight w, Weight bias, Buffer out,
+            Epilogue epilogue) {
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
+        if (!hiloBody(gemmImage()) || k % 8 != 0 || weight(w).address() % 16 != 0
+                || h.sharedBytes() > device.props().sharedMemoryPerBlockOptin()) {
+            return false;
+        }
+        checkRange(buf(x), 0, (long) rows * k);
+        checkRange(buf(out), 0, (long) rows * n);
+        long hi = splitHilo(buf(x).at(0), (long) rows * k);
+        gemmHilo(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
+        return true;
+    }
+
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
         return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), device.props().multiprocessors());
+                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), Math.toIntExact(w.cols()),
+                        device.props().multiprocessors());
     }
 
     /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
@@ -320,17 +341,22 @@ public final class GpuBackend implements Backend {
     private long splitHilo(long x, long count) {
         DeviceBuffer planes = hiloPlanes(4 * count);
         long hi = planes.address();
-        launchGrid(kernel("gemm", "split_f32_hilo"), count, new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count)
-                .i64(count));
+        // a thread per 4 elements (one 16-byte load of x: ABI.md)
+        launchGrid(kernel("gemm", "split_f32_hilo"), (count + 3) / 4,
+                new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count).i64(count));
         return hi;
     }
 
     private void gemmHilo(long hi, int rows, Weight w, Weight bias, long out, int n, int k, Epilogue epilogue) {
+        gemmHilo(hiloKernel(rows, n, device.props().multiprocessors(), device.props().sharedMemoryPerBlockOptin()),
+                hi, rows, w, bias, out, n, k, epilogue);
+    }
+
+    private void gemmHilo(HiloKernel h, long hi, int rows, Weight w, Weight bias, long out, int n, int k,
+            Epilogue epilogue) {
         long lo = hi + 2L * rows * k;
-        String gemm = hiloTwoPerSm(rows, n, device.props().multiprocessors()) ? "gemm_f16_hilo_2blk"
-                : "gemm_f16_hilo";
-        kernel("gemm", gemm).launch(stream, ceil(n, 128), ceil(rows, 128), 1, BLOCK, 0,
-                new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
+        kernel("gemm", h.name()).launch(stream, ceil(n, h.tileCols()), ceil(rows, h.tileRows()), 1, BLOCK,
+                h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
                         .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
                         .i32(epilogueCode(epilogue)));
     }
@@ -356,25 +382,75 @@ public final class GpuBackend implements Backend {
         return hiloPlanes;
     }
 
+    /**
+     * One entry of the hilo GEMM (gemm.cu, ABI.md) and its launch: a {@code tileRows × tileCols} tile per
+     * block of 256 threads, {@code sharedBytes} of dynamic shared memory (0: the entry's own 48 KiB of
+     * static shared memory).
+     */
+    record HiloKernel(String name, int tileRows, int tileCols, int sharedBytes) {
+    }
+
+    /** The 2-stage body, one block per SM (gemm_hilo.cuh). */
+    static final HiloKernel HILO = new HiloKernel("gemm_f16_hilo", 128, 128, 0);
+    /** The same, two blocks per SM (128 registers). */
+    static final HiloKernel HILO_2BLK = new HiloKernel("gemm_f16_hilo_2blk", 128, 128, 0);
+    /**
+     * gemm_hilo_pipe.cuh's 128 × 128 tile with 4 stages of two 32-wide k-slices in dynamic shared memory:
+     * 192 KiB, one block per SM, above the 48 KiB default ({@link dev.dictum.gpu.device.Kernel#launch}
+     * opts in).
+     */
+    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 128, 4 * 2 * (2 * 128 + 128) * 64);
+
+    /**
+     * Whether the device takes {@link #HILO_PIPE}: its opt-in shared memory per block holds it (sm_90's
+     * 227 KiB; not sm_80's 163 KiB, sm_86 / sm_89's 99 KiB nor sm_75's 64 KiB, which keep the 2-stage
+     * entries).
+     */
+    static boolean hiloPipe(int sharedOptin) {
+        return sharedOptin >= HILO_PIPE.sharedBytes();
+    }
+
+    /**
+     * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds), as measured
+     * (kernel_bench on an H100, 2026-11-26 22:18, split included): with at least two 128 × 128 tiles per
+     * SM gemm_f16_hilo_2blk (large-v3's MLP up 1500 × 5120: 0.153 ms, every deeper pipeline 0.178 and
+     * more); else, where {@link #hiloPipe}, gemm_f16_hilo_pipe (1500 × 1280 × 1280 / 3840 / 5120: 0.047 /
+     * 0.124 / 0.179 ms against gemm_f16_hilo's 0.056 / 0.147 / 0.240); else gemm_f16_hilo.
+     */
+    static HiloKernel hiloKernel(int rows, int n, int multiprocessors, int sharedOptin) {
+        if (hiloTwoPerSm(rows, n, multiprocessors)) {
+            return HILO_2BLK;
+        }
+        return hiloPipe(sharedOptin) ? HILO_PIPE : HILO;
+    }
+
     /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
     static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
         return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
     }
 
     /**
-     * Whether a GEMM of {@code rows × n} outputs runs as split_f32_hilo + gemm_f16_hilo (128 × 128
-     * tile): only where that tile's own body is the one loaded (a cubin for sm_80 or newer; on the
-     * compute_75 PTX and on AMD the entry is four 64 × 64 tiles per block, so the 64 entry's four times
-     * as many blocks are better), and only when its tiles fill at least 3/4 of the SMs (one block per
-     * SM): the large encoders' GEMMs (1500 × 1280: 120 tiles on an H100's 132 SMs). Smaller shapes
-     * (tiny and small's d_model projections, prompts) keep the 64 × 64 tile, several blocks per SM.
+     * Whether a GEMM of {@code rows × n} outputs over {@code k} inputs runs as split_f32_hilo + a hilo
+     * entry ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for
+     * sm_80 or newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
+     * gemm_f16's four times as many blocks are better), only when its 128 × 128 tiles fill at least 3/4 of
+     * the SMs (the large encoders' GEMMs: 1500 × 1280 is 120 tiles on an H100's 132 SMs; every MLP up),
+     * and only for k ≥ 512, where the split pays: measured on an H100, tiny's MLP up (1500 × 1536 × 384)
+     * is 0.036 ms on gemm_f16 against 0.038 to 0.048 on every hilo entry, small's (1500 × 3072 × 768)
+     * 0.087 on gemm_f16_hilo_2blk against 0.094. Smaller shapes (tiny's and small's d_model outputs,
+     * prompts) keep gemm_f16's 64 × 64 tile (1500 × 768 × 768: 0.033 ms, no hilo entry faster).
      */
-    static boolean wideTile(String gemmImage, int rows, int n, int multiprocessors) {
+    static boolean wideTile(String gemmImage, int rows, int n, int k, int multiprocessors) {
+        return hiloBody(gemmImage) && k >= HILO_MIN_K && 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
+    }
+
+    /** The least k for which the split into hi/lo planes pays (see {@link #wideTile}). */
+    static final int HILO_MIN_K = 512;
+
+    /** Whether the gemm image holds the hilo entries' own bodies: a cubin for sm_80 or newer. */
+    static boolean hiloBody(String gemmImage) {
         var cubin = GEMM_CUBIN.matcher(gemmImage);
-        if (!cubin.matches() || Integer.parseInt(cubin.group(1)) < 80) {
-            return false;
-        }
-        return 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
+        return cubin.matches() && Integer.parseInt(cubin.group(1)) >= 80;
     }
 
     /**

@@ -19,7 +19,9 @@ interface CudaApi extends Library {
     int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
     int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
     int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+    int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
     int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
+    int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
     int cuInit(int flags);
 
@@ -62,6 +64,9 @@ interface CudaApi extends Library {
     int cuModuleGetFunction(LongByReference function, long module, String name);
 
     int cuFuncGetAttribute(IntByReference value, int attribute, long function);
+
+    /** Once per kernel that needs it (above 48 KiB of dynamic shared memory), so interface-mapped. */
+    int cuFuncSetAttribute(long function, int attribute, int value);
 
     int cuGetErrorName(int status, PointerByReference name);
 

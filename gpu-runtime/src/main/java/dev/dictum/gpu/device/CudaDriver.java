@@ -94,7 +94,8 @@ public final class CudaDriver implements GpuDriver {
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev),
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
                 attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev),
-                attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, dev));
+                attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, dev),
+                attribute(CudaApi.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev));
     }
 
     private int attribute(int attribute, int dev) {
@@ -235,6 +236,15 @@ public final class CudaDriver implements GpuDriver {
         check("cuFuncGetAttribute(NUM_REGS)", api.cuFuncGetAttribute(v, CudaApi.CU_FUNC_ATTRIBUTE_NUM_REGS,
                 function));
         return v.getValue();
+    }
+
+    @Override
+    public void functionMaxDynamicShared(long function, int bytes, String kernelName, String moduleName) {
+        int status = api.cuFuncSetAttribute(function, CudaApi.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+        if (status != CudaApi.CUDA_SUCCESS) {
+            throw failure("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + bytes + ")", status, kernelName,
+                    moduleName);
+        }
     }
 
     @Override

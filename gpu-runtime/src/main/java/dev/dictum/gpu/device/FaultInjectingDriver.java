@@ -187,6 +187,11 @@ public final class FaultInjectingDriver implements GpuDriver {
     }
 
     @Override
+    public void functionMaxDynamicShared(long function, int bytes, String kernelName, String moduleName) {
+        real.functionMaxDynamicShared(function, bytes, kernelName, moduleName);
+    }
+
+    @Override
     public int functionRegisters(long function) {
         return real.functionRegisters(function);
     }

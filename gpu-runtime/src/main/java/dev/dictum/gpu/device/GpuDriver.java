@@ -70,6 +70,14 @@ public interface GpuDriver {
     void launch(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
             int sharedBytes, long stream, Pointer kernelParams, String kernelName, String moduleName);
 
+    /**
+     * Lets {@code function} be launched with up to {@code bytes} of dynamic shared memory, above the
+     * default per-block limit and up to {@link DeviceProps#sharedMemoryPerBlockOptin} (CUDA:
+     * cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES). HIP has no opt-in: within the limit a no-op,
+     * beyond it an error.
+     */
+    void functionMaxDynamicShared(long function, int bytes, String kernelName, String moduleName);
+
     /** Registers a kernel uses per thread (as the function attribute NUM_REGS). */
     int functionRegisters(long function);
 

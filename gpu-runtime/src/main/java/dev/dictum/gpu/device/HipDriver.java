@@ -88,6 +88,8 @@ public final class HipDriver implements GpuDriver {
                 attribute(HipApi.hipDeviceAttributeWarpSize, ordinal),
                 attribute(HipApi.hipDeviceAttributeMultiprocessorCount, ordinal),
                 attribute(HipApi.hipDeviceAttributeMaxThreadsPerBlock, ordinal),
+                attribute(HipApi.hipDeviceAttributeMaxSharedMemoryPerBlock, ordinal),
+                // no opt-in on AMD: a workgroup's LDS limit is the limit (64 KiB on RDNA)
                 attribute(HipApi.hipDeviceAttributeMaxSharedMemoryPerBlock, ordinal));
     }
 
@@ -237,6 +239,14 @@ public final class HipDriver implements GpuDriver {
         if (status != HipApi.hipSuccess) {
             throw failure("hipModuleLaunchKernel", status, kernelName, moduleName);
         }
+    }
+
+    /**
+     * A no-op: AMD has no opt-in (DeviceProps.sharedMemoryPerBlockOptin is sharedMemoryPerBlock here, so
+     * {@link Kernel#launch} never asks for more and refuses a launch beyond it with its own error).
+     */
+    @Override
+    public void functionMaxDynamicShared(long function, int bytes, String kernelName, String moduleName) {
     }
 
     @Override

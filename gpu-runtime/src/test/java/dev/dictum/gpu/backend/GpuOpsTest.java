@@ -112,6 +112,65 @@ class GpuOpsTest {
         }
     }
 
+    static Stream<Arguments> hiloCases() {
+        List<Arguments> out = new ArrayList<>();
+        List<GpuBackend.HiloKernel> entries = List.of(GpuBackend.HILO, GpuBackend.HILO_2BLK, GpuBackend.HILO_PIPE);
+        // rows, n, k: large-v3's Q/K/V/out, MLP up and down; small's and tiny's; odd rows, n and k
+        // (k % 8 == 0: the entries' precondition), fewer rows / columns than one tile, one k chunk
+        int[][] shapes = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1500, 768, 768},
+            {1500, 3072, 768}, {1500, 384, 1536}, {1499, 1288, 1288}, {1501, 130, 72}, {129, 65, 8}, {1, 7, 16},
+            {200, 1282, 1288}};
+        for (GpuBackend.HiloKernel h : entries) {
+            for (int[] sh : shapes) {
+                out.add(Arguments.of(h.name(), sh[0], sh[1], sh[2]));
+            }
+        }
+        return out.stream();
+    }
+
+    /**
+     * Each hilo GEMM entry (GpuBackend.hiloKernel's choices: the 2-stage ones and the 3-stage
+     * dynamic-shared-memory gemm_f16_hilo_pipe) through the backend against the CPU, whichever one the device would
+     * pick; skipped where an entry cannot run (no sm_80 cubin, too little opt-in shared memory).
+     */
+    @ParameterizedTest(name = "{0} rows={1} n={2} k={3}")
+    @MethodSource("hiloCases")
+    void linearThroughEveryHiloEntry(String entry, int rows, int n, int k) {
+        GpuBackend gpu = Gpus.backend("cuda");
+        GpuBackend.HiloKernel h = java.util.stream.Stream.of(GpuBackend.HILO, GpuBackend.HILO_2BLK,
+                GpuBackend.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
+                .orElseThrow();
+        HostTensor w = TestWeights.random(DType.F16, n, k, nextSeed());
+        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
+        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        float[] x = TestWeights.activations(rows * k, nextSeed());
+        float[] initial = TestWeights.activations(rows * n, nextSeed());
+        Weight gw = gpu.upload(w);
+        Weight gb = gpu.upload(bias);
+        for (Epilogue e : Epilogue.values()) {
+            float[] want = new float[rows * n];
+            if (e == Epilogue.ADD) {
+                System.arraycopy(initial, 0, want, 0, want.length);
+            }
+            try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(want.length)) {
+                CPU.upload(x, 0, cx, 0, x.length);
+                CPU.upload(want, 0, co, 0, want.length);
+                CPU.linear(cx, 0, rows, CPU.upload(w), CPU.upload(bias), co, 0, e);
+                CPU.download(co, 0, want, 0, want.length);
+            }
+            try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, want.length)) {
+                gpu.upload(x, 0, gx, 0, x.length);
+                if (e == Epilogue.ADD) {
+                    gpu.upload(initial, 0, go, 0, initial.length);
+                }
+                org.junit.jupiter.api.Assumptions.assumeTrue(gpu.linearHilo(h, gx, rows, gw, gb, go, e),
+                        "skipped: " + entry + " cannot run on " + gpu.props().describe());
+                assertThat(relErr(read(gpu, go, want.length), want)).as("%s epilogue %s", entry, e)
+                        .isLessThanOrEqualTo(1e-5);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"cuda", "hip"})
     void layerNormAtEveryBlockSize(String api) {
