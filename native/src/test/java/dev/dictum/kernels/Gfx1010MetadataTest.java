@@ -128,6 +128,6 @@ class Gfx1010MetadataTest {
         Path out = Path.of("target/gfx1010-kernels.md");
         Files.writeString(out, t);
         System.out.print(t);
-        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 23);
+        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 24);
     }
 }
