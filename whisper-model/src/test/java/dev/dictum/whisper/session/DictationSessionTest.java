@@ -146,37 +146,16 @@ class DictationSessionTest {
     }
 
     /** The toy model with every decoder step slowed to 40 ms and counted, to watch preemption. */
-    static class SlowSteps implements WhisperInference {
-        final WhisperInference m;
+    static class SlowSteps extends DecoderWrappingInference {
         final AtomicInteger steps = new AtomicInteger();
 
         SlowSteps(WhisperInference m) {
-            this.m = m;
+            super(m);
         }
 
         @Override
-        public WhisperDims dims() {
-            return m.dims();
-        }
-
-        @Override
-        public Vocabulary vocabulary() {
-            return m.vocabulary();
-        }
-
-        @Override
-        public GenerationConfig generation() {
-            return m.generation();
-        }
-
-        @Override
-        public EncodedAudio encode(float[] logMel) {
-            return m.encode(logMel);
-        }
-
-        @Override
-        public DecoderState newDecoder(int maxBatch) {
-            return new ForwardingDecoderState(m.newDecoder(maxBatch)) {
+        DecoderState wrap(DecoderState decoder) {
+            return new ForwardingDecoderState(decoder) {
                 @Override
                 public void feed(int[][] tokens, float[][] logits) {
                     steps.incrementAndGet();
@@ -190,9 +169,6 @@ class DictationSessionTest {
             };
         }
 
-        @Override
-        public void close() {
-        }
     }
 
     private static void awaitSteps(SlowSteps m, int atLeast) throws InterruptedException {

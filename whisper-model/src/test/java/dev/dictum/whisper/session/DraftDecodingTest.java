@@ -51,39 +51,18 @@ class DraftDecodingTest {
     }
 
     /** Counts the decoder's single-token steps and batched draft passes. */
-    static final class Counting implements WhisperInference {
-        final WhisperInference m;
+    static final class Counting extends DecoderWrappingInference {
         int singleSteps;
         int feedAlls;
         int truncates;
 
         Counting(WhisperInference m) {
-            this.m = m;
+            super(m);
         }
 
         @Override
-        public WhisperDims dims() {
-            return m.dims();
-        }
-
-        @Override
-        public Vocabulary vocabulary() {
-            return m.vocabulary();
-        }
-
-        @Override
-        public GenerationConfig generation() {
-            return m.generation();
-        }
-
-        @Override
-        public EncodedAudio encode(float[] logMel) {
-            return m.encode(logMel);
-        }
-
-        @Override
-        public DecoderState newDecoder(int maxBatch) {
-            return new ForwardingDecoderState(m.newDecoder(maxBatch)) {
+        DecoderState wrap(DecoderState decoder) {
+            return new ForwardingDecoderState(decoder) {
                 @Override
                 public void feed(int[][] tokens, float[][] logits) {
                     if (tokens[0].length == 1 && inner.length() > 0) {
@@ -106,9 +85,6 @@ class DraftDecodingTest {
             };
         }
 
-        @Override
-        public void close() {
-        }
     }
 
     private static TranscriptionResult transcribe(WhisperInference m, float[] audio, TranscribeOptions o, int[] draft) {
