@@ -4,7 +4,8 @@
 //   (./kernel_bench --gemv-only: the decoder's GEMV shapes only; --attention-only: attention_f32 only,
 //   e.g. under ncu: ncu --kernel-name attention_f32 --launch-skip 118 --launch-count 1 ./kernel_bench
 //   --attention-only profiles the 20-head 1500 x 1500 case at 64 queries per block (--launch-skip 3: at 32);
-//   each case launches 23 times)
+//   each case launches 23 times; --step-only: the decoder step's layer norm / K/V-append fusion, one
+//   whole decoder layer before and after, and the logits GEMV's variants, in CUDA graphs too)
 // Prints, per kernel and shape: median ms of 20 launches (CUDA events), TFLOP/s of the useful
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
@@ -20,6 +21,7 @@
 #endif
 #include "../src/kernels/cross_attention.cu"
 #include "../src/kernels/layer_norm.cu"
+#include "../src/kernels/kv_append.cu"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -301,12 +303,18 @@ static void decoder_step_kernels(int d, int heads, int keys) {
     cudaFree(dq); cudaFree(dk); cudaFree(dv); cudaFree(dout); cudaFree(dg); cudaFree(db);
 }
 
+#include "step_fusion_bench.cuh"
+
 int main(int argc, char** argv) {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
     const bool attentionOnly = argc > 1 && strcmp(argv[1], "--attention-only") == 0;
+    if (argc > 1 && strcmp(argv[1], "--step-only") == 0) { // the decoder step's fusion (step_fusion_bench.cuh)
+        stepbench::run();
+        return 0;
+    }
     if (!gemvOnly && !attentionOnly) {
         // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
         // the ADD epilogue: the 64 tile, the split + 128 tile (and its GEMM alone, two blocks per SM,

@@ -67,6 +67,12 @@ public final class GpuBackend implements Backend {
     private final DeviceBuffer crossTickets;
     private int layerNormBlock = BLOCK;
     private boolean closed;
+    /**
+     * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
+     * (one launch each), {@link #linear} as gemv1_f16; DICTUM_GPU_FUSION=0 or {@link #fuseSteps} turns
+     * it off (A/B runs, tests of the unfused path: layer_norm_f32, gemv_f16, gemv3_f16, kv_append_f32).
+     */
+    private boolean fuse = !"0".equals(System.getenv("DICTUM_GPU_FUSION"));
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
     private String graphsRefused;
 
@@ -240,7 +246,12 @@ public final class GpuBackend implements Backend {
         KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                 .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
                 .i32(epilogueCode(epilogue));
-        if (rows <= GEMV_MAX_ROWS) {
+        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters()) { // gemv_f16's one-row pass alone: the same bits
+            kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), 1, 1, GEMV_BLOCK, 0,
+                    new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
+                            .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
+                            .i32(epilogueCode(epilogue)));
+        } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
         } else if (hiloFits(rows, w)) {
@@ -295,6 +306,86 @@ public final class GpuBackend implements Backend {
             gemmHilo(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
         }
     }
+
+    /**
+     * One row: the layer norm in gemv1_ln_f16's prologue (every block normalises x into its shared memory)
+     * where {@link #normFused} allows; else layer_norm_f32 + linear.
+     */
+    @Override
+    public synchronized void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w,
+            Weight bias, Buffer out, Epilogue epilogue) {
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
+        if (!fuse || rows != 1 || !normFused(n, k, device.props().sharedMemoryPerBlock())) {
+            Backend.super.normLinear(x, rows, gain, lnBias, normed, w, bias, out, epilogue);
+            return;
+        }
+        checkRange(buf(x), 0, k);
+        checkRange(buf(out), 0, n);
+        kernel("gemv", "gemv1_ln_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), 1, 1, GEMV_BLOCK, 4 * k,
+                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
+                        .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
+                        .i32(n).i32(k).i32(epilogueCode(epilogue)));
+    }
+
+    /**
+     * One launch of gemv3_1_f16: the layer norm in its prologue, Q/K/V as blockIdx.y, K and V stored
+     * straight into the caches' row step[1]; else the default (layer norm, project, two appends).
+     */
+    @Override
+    public synchronized void projectStep(Buffer x, Weight gain, Weight lnBias, Buffer normed, Projection q,
+            Projection k, Projection v, Buffer keys, Buffer values, long rowStride, Buffer step) {
+        int n = Math.toIntExact(q.w().rows());
+        int cols = Math.toIntExact(q.w().cols());
+        boolean same = k.w().rows() == n && v.w().rows() == n && k.w().cols() == cols && v.w().cols() == cols;
+        if (!fuse || !same || !normFused(3L * n, cols, device.props().sharedMemoryPerBlock())) {
+            Backend.super.projectStep(x, gain, lnBias, normed, q, k, v, keys, values, rowStride, step);
+            return;
+        }
+        checkRange(buf(x), 0, cols);
+        checkRange(buf(q.out()), 0, n);
+        checkRange(buf(step), 0, 3);
+        checkRange(buf(keys), 0, n); // row step[1] is read on the device: the caller keeps it in range
+        checkRange(buf(values), 0, n);
+        KernelArgs a = new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address());
+        for (Projection p : new Projection[] {q, k, v}) {
+            Buffer o = p == q ? q.out() : p == k ? keys : values;
+            a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(buf(o).at(0));
+        }
+        a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
+        kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
+                4 * cols, a);
+    }
+
+    /**
+     * gemv1_f16 holds fewer registers than gemv_f16 under nvcc (sm_90: 95 vs 116, so 5 blocks of 128 per
+     * SM instead of 4), more under hipcc for gfx1010 (114 vs 94 VGPRs: 8 waves per SIMD instead of 10):
+     * a one-row linear takes it on CUDA only.
+     */
+    private boolean oneRowGemvHasFewerRegisters() {
+        return driver.api().equals("cuda");
+    }
+
+    /**
+     * Whether a one-row GEMV of {@code columns} outputs (all projections together) over rows of
+     * {@code k} takes its layer norm in the prologue: the row fits the block's shared memory (4·k bytes,
+     * at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few enough
+     * blocks that normalising the row in each (~10 KB of L1/L2 reads and two block reductions at d 1280)
+     * costs less than a launch: the layers' projections and MLP (≤ 3 · 1280 or 4 · 1280 columns), not
+     * the 51866 logits (12967 blocks), which keep layer_norm_f32 + gemv_f16.
+     */
+    static boolean normFused(long columns, int k, int sharedPerBlock) {
+        return k >= 1 && 4L * k <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
+                && columns <= NORM_FUSED_MAX_COLUMNS;
+    }
+
+    /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
+    public synchronized void fuseSteps(boolean on) {
+        fuse = on;
+    }
+
+    static final int NORM_FUSED_MAX_SHARED = 32 * 1024;
+    static final long NORM_FUSED_MAX_COLUMNS = 16384;
 
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {

@@ -31,6 +31,18 @@ class DecoderLaunchGeometryTest {
     }
 
     @Test
+    void theLayerNormIsFusedIntoTheStepsGemvsButNotTheLogits() {
+        int shared = 48 * 1024;
+        assertThat(GpuBackend.normFused(3 * 1280, 1280, shared)).as("large-v3 Q/K/V").isTrue();
+        assertThat(GpuBackend.normFused(5120, 1280, shared)).as("large-v3 MLP up").isTrue();
+        assertThat(GpuBackend.normFused(1536, 384, shared)).as("tiny MLP up").isTrue();
+        assertThat(GpuBackend.normFused(51866, 1280, shared)).as("logits: 12967 prologues").isFalse();
+        assertThat(GpuBackend.normFused(100, 8192, shared)).as("32 KiB of row").isTrue();
+        assertThat(GpuBackend.normFused(100, 8193, shared)).as("past 32 KiB").isFalse();
+        assertThat(GpuBackend.normFused(100, 1280, 4096)).as("a device with 4 KiB per block").isFalse();
+    }
+
+    @Test
     void crossChunksFillTheGpuAndFitTheSlots() {
         assertThat(GpuBackend.crossChunks(1, 1500, 20, 64, 132)).isEqualTo(14); // large-v3 token, H100
         assertThat(GpuBackend.crossChunks(1, 1500, 6, 64, 132)).isEqualTo(24); // tiny: 64-key floor
