@@ -10,6 +10,14 @@
 #pragma once
 #include <functional>
 
+// Bench-only: gemv1_f16's body held to 80 registers (6 blocks of 128 per SM instead of 5; ptxas
+// spills ~44 bytes): does the logits GEMV gain from more warps per SM?
+extern "C" __global__ void __launch_bounds__(128, 6) gemv1_f16_80regs(const float* x, const __half* w,
+                                                                      const __half* bias, float* out, int n, int k,
+                                                                      int epilogue) {
+    dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
+}
+
 namespace stepbench {
 
 static cudaStream_t stream() {
@@ -266,6 +274,12 @@ static void logits_case(int n, int k) {
         }
     }
     const int grid = grid_of(n, k, 128);
+    for (int cap : {0, 6}) {
+        const int gr = cap ? std::min(grid, cap * sms) : grid;
+        char what[96];
+        snprintf(what, sizeof what, "gemv1_f16_80regs block 128 grid %d%s", gr, cap ? " (capped)" : "");
+        line(what, [&, gr](cudaStream_t st) { gemv1_f16_80regs<<<gr, 128, 0, st>>>(dx, dw, nullptr, out, n, k, 0); }, ref);
+    }
     line("layer_norm + gemv_f16 block 128 (the step's final LN + logits)", [&](cudaStream_t st) {
         layer_norm_f32<<<1, 256, 0, st>>>(dx, dg, dlb, dh, 1, k);
         gemv_f16<<<grid, 128, 0, st>>>(dh, dw, nullptr, out, 1, n, k, 0);

@@ -103,6 +103,50 @@ class GpuFusedStepTest {
         }
     }
 
+    static Stream<Arguments> oneRowCases() {
+        List<Arguments> out = new ArrayList<>();
+        int[][] shapes = {{1280, 1280}, {1280, 5120}, {51866, 1280}, {1000, 1288}, {77, 1000}, {33, 999}};
+        for (String api : List.of("cuda", "hip")) {
+            for (int[] s : shapes) {
+                out.add(Arguments.of(api, s[0], s[1]));
+            }
+        }
+        return out.stream();
+    }
+
+    /** A one-row linear (gemv1_f16 on CUDA) gives gemv_f16's bits exactly: the same sums in the same order. */
+    @ParameterizedTest(name = "{0} n={1} k={2}")
+    @MethodSource("oneRowCases")
+    void aOneRowLinearGivesTheUnfusedBitsExactly(String api, int n, int k) {
+        GpuBackend gpu = Gpus.backend(api);
+        HostTensor w = TestWeights.random(DType.F16, n, k, seed++);
+        HostTensor bias = vector(n);
+        float[] x = TestWeights.activations(k, seed++);
+        float[] initial = TestWeights.activations(n, seed++);
+        Weight gw = gpu.upload(w);
+        Weight gb = gpu.upload(bias);
+        for (Epilogue e : Epilogue.values()) {
+            float[][] got = new float[2][];
+            for (int fused = 0; fused < 2; fused++) {
+                try (Buffer gx = gpu.allocate(k); Buffer go = poisoned(gpu, n)) {
+                    gpu.upload(x, 0, gx, 0, k);
+                    if (e == Epilogue.ADD) {
+                        gpu.upload(initial, 0, go, 0, n);
+                    }
+                    gpu.fuseSteps(fused == 1);
+                    try {
+                        gpu.linear(gx, 0, 1, gw, gb, go, 0, e);
+                    } finally {
+                        gpu.fuseSteps(true);
+                    }
+                    got[fused] = read(gpu, go, n);
+                }
+            }
+            assertThat(relErr(got[1], got[0])).as("%s epilogue %s", api, e).isLessThanOrEqualTo(1e-5);
+            assertThat(Arrays.equals(got[1], got[0])).as("%s epilogue %s: the same bits", api, e).isTrue();
+        }
+    }
+
     static Stream<Arguments> projectStepCases() {
         List<Arguments> out = new ArrayList<>();
         // n (= k), position: large-v3/turbo, small, tiny; odd widths on every load path; the last row
