@@ -18,6 +18,45 @@ extern "C" __global__ void __launch_bounds__(128, 6) gemv1_f16_80regs(const floa
     dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
 }
 
+// Bench-only candidate for the logits: a persistent grid (a few blocks per SM), each warp walking its
+// columns (stride: all warps of the grid) with the next column's 16-byte loads issued before the
+// current column's FMAs (two columns in flight per warp, no block turnover). One row, split 1, the
+// wide path only (k % 8 == 0, 16-byte aligned), k ≤ 8 · 8 · W halves (one batch per lane).
+extern "C" __global__ void __launch_bounds__(128) gemv1_pipe_f16(const float* x, const __half* w, float* out, int n,
+                                                                 int k) {
+    const int W = warpSize, lane = threadIdx.x % W;
+    const int warps = gridDim.x * (blockDim.x / W);
+    const int units = k / 8;
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    int j = blockIdx.x * (blockDim.x / W) + threadIdx.x / W;
+    uint4 cur[DG_GEMV_UNROLL], nxt[DG_GEMV_UNROLL];
+#pragma unroll
+    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+        const int i = u * W + lane;
+        cur[u] = j < n && i < units ? __ldg(reinterpret_cast<const uint4*>(w + (long long) j * k) + i)
+                                    : make_uint4(0u, 0u, 0u, 0u);
+    }
+    for (; j < n; j += warps) { // uniform per warp
+        const int jn = j + warps;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            nxt[u] = jn < n && i < units ? __ldg(reinterpret_cast<const uint4*>(w + (long long) jn * k) + i)
+                                         : make_uint4(0u, 0u, 0u, 0u);
+        }
+        float acc = 0.0f;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            if (i < units) dg_fma8(cur[u], __ldg(x4 + 2 * i), __ldg(x4 + 2 * i + 1), acc);
+        }
+        acc = dg_warp_sum(acc);
+        if (lane == 0) out[j] = acc;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) cur[u] = nxt[u];
+    }
+}
+
 namespace stepbench {
 
 static cudaStream_t stream() {
@@ -279,6 +318,14 @@ static void logits_case(int n, int k) {
         char what[96];
         snprintf(what, sizeof what, "gemv1_f16_80regs block 128 grid %d%s", gr, cap ? " (capped)" : "");
         line(what, [&, gr](cudaStream_t st) { gemv1_f16_80regs<<<gr, 128, 0, st>>>(dx, dw, nullptr, out, n, k, 0); }, ref);
+    }
+    if (k % 8 == 0 && k / 8 <= DG_GEMV_UNROLL * 32) {
+        for (int perSm : {2, 3, 4, 8}) {
+            const int gr = perSm * sms;
+            char what[96];
+            snprintf(what, sizeof what, "gemv1_pipe_f16 (bench only) block 128 grid %d x SMs", perSm);
+            line(what, [&, gr](cudaStream_t st) { gemv1_pipe_f16<<<gr, 128, 0, st>>>(dx, dw, out, n, k); }, ref);
+        }
     }
     line("layer_norm + gemv_f16 block 128 (the step's final LN + logits)", [&](cudaStream_t st) {
         layer_norm_f32<<<1, 256, 0, st>>>(dx, dg, dlb, dh, 1, k);
