@@ -120,14 +120,22 @@ static T* dev(const std::vector<T>& h) {
     return d;
 }
 
+static void poison(float* d, size_t floats);
+
 static float* poisoned(size_t floats) {
     float* d;
     CK(cudaMalloc(&d, floats * 4));
-    CK(cudaMemset(d, 0xff, floats * 4));
+    poison(d, floats);
     return d;
 }
 
-static void poison(float* d, size_t floats) { CK(cudaMemset(d, 0xff, floats * 4)); }
+// The timed work runs on a non-blocking stream, which the legacy stream's memsets and copies do not
+// wait for: every host-side write here waits for the device first and is done before the next launch.
+static void poison(float* d, size_t floats) {
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemset(d, 0xff, floats * 4));
+    CK(cudaDeviceSynchronize());
+}
 
 static std::vector<float> host(const float* d, size_t floats) {
     CK(cudaDeviceSynchronize());
@@ -261,7 +269,9 @@ static void fusion_case(int d) {
         }
         // The same GEMV without the layer norm (x already normalised): what the prologue itself costs.
         std::vector<float> yf(y.begin(), y.end());
+        CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(dh, yf.data(), d * 4, cudaMemcpyHostToDevice));
+        CK(cudaDeviceSynchronize());
         poison(out, n);
         auto t = time_seq([&, n, gr, epi, w, bias, out](cudaStream_t st) {
             gemv_f16<<<gr, B, 0, st>>>(dh, w, bias, out, 1, n, d, epi);
@@ -436,6 +446,7 @@ static void layer_case(int d, int heads, int sets) {
     // order of the layer norm differs: 256 vs 128 threads), and the fused path's cache rows too.
     std::vector<float> outs[2], krow[2];
     for (int which = 0; which < 2; which++) {
+        CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(x, x0.data(), d * 4, cudaMemcpyHostToDevice));
         poison(ls[0].kc + (size_t) pos * d, d);
         poison(ls[0].vc + (size_t) pos * d, d);
@@ -448,7 +459,9 @@ static void layer_case(int d, int heads, int sets) {
     std::vector<double> ref(outs[0].begin(), outs[0].end()), kref(krow[0].begin(), krow[0].end());
     const std::string agree = "after vs before: x " + err(outs[1], ref) + ", cache row " + err(krow[1], kref);
     for (int which = 0; which < 2; which++) {
+        CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(x, x0.data(), d * 4, cudaMemcpyHostToDevice)); // x grows by the residuals: keep it bounded
+        CK(cudaDeviceSynchronize());
         auto t = time_seq(which ? after : before);
         report(which ? "after: 8 kernels" : "before: 13 kernels", t, which ? agree : "");
     }
