@@ -322,7 +322,8 @@ public final class GpuBackend implements Backend {
         }
         checkRange(buf(x), 0, k);
         checkRange(buf(out), 0, n);
-        kernel("gemv", "gemv1_ln_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), 1, 1, GEMV_BLOCK, 4 * k,
+        int grid = gemvGrid(n, k, device.props().warpSize());
+        kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, 4 * k,
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
                         .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
                         .i32(n).i32(k).i32(epilogueCode(epilogue)));
