@@ -1,4 +1,4 @@
-// Runs the decoder's kernels (gemv_f16, gemv1_f16, gemv1_ln_f16, gemv3_1_f16, cross_attention_f32) on the CPU, one std::thread per GPU
+// Runs the decoder's kernels (gemv_f16, gemv1_f16, gemv1_ln_f16, gemv3_1_f16, gemv1_pipe_f16, cross_attention_f32) on the CPU, one std::thread per GPU
 // thread, block after block, against a float64 reference; a check of their indexing, splits,
 // predicates, reductions and tickets where no GPU is at hand (it says nothing about speed).
 //   native/bench/kernel_emu.sh        (g++ -std=c++20 with the CUDA headers; no GPU needed)
@@ -39,7 +39,8 @@ static int gemvGrid(int n, int k, int block) {
     return std::min((n + warps / s - 1) / (warps / s), 65535);
 }
 
-static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
+// pipe: gemv1_pipe_f16 (rows must be 1; the grid as given: the backend's is a few blocks per SM).
+static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid, bool pipe = false) {
     std::vector<float> xs((size_t) rows * k + 8), out((size_t) rows * n + 64), init((size_t) rows * n);
     std::vector<__half> w((size_t) n * k + 8), bias(n);
     for (auto& v : xs) v = frand();
@@ -55,7 +56,11 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
             if (epi == 2) std::copy(init.begin(), init.end(), out.begin());
             for (int g = 0; g < 64; g++) out[(size_t) rows * n + g] = 1234.5f;
             emu_launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
-                gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
+                if (pipe) {
+                    gemv1_pipe_f16(x, w.data(), bias.data(), out.data(), n, k, epi);
+                } else {
+                    gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
+                }
             });
             double num = 0, den = 0;
             for (int r = 0; r < rows; r++) {
@@ -72,8 +77,8 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
             bool guard = true;
             for (int g = 0; g < 64; g++) guard &= out[(size_t) rows * n + g] == 1234.5f;
             char what[160];
-            snprintf(what, sizeof what, "gemv rows %d n %d k %d x+%d block %d grid %d epi %d run %d: rel err %.2e",
-                     rows, n, k, xOffset, block, grid, epi, run, std::sqrt(num / den));
+            snprintf(what, sizeof what, "%s rows %d n %d k %d x+%d block %d grid %d epi %d run %d: rel err %.2e",
+                     pipe ? "gemv1_pipe" : "gemv", rows, n, k, xOffset, block, grid, epi, run, std::sqrt(num / den));
             check(std::sqrt(num / den) <= 1e-5, what);
             check(guard, "gemv wrote past its output");
             if (run == 0) {
@@ -245,6 +250,11 @@ int main() {
         gemvCase(2, 33, 4098, 2, b, 0);  // half2 loads
         gemvCase(1, 5, 4097, 1, b, 0);   // scalar loads
         crossCase(1, 1500, 20, 64, 132, b); // a large-v3 token on an H100: 14 chunks
+        gemvCase(1, 1000, 1280, 0, b, 6, true);  // the logits' body: 24 warps walking 1000 columns
+        gemvCase(1, 333, 384, 0, b, 5, true);    // tiny's k, a last round with fewer columns than warps
+        gemvCase(1, 50, 1288, 0, b, 3, true);    // k % 16 != 0: a lane's last load predicated off
+        gemvCase(1, 40, 1000, 2, b, 3, true);    // not 16-byte loads: gemv1_f16's body (fallback)
+        gemvCase(1, 40, 4104, 0, b, 3, true);    // longer than one batch per lane: fallback (split)
         gemv1Case(40, 1280, true, b, 0, false);  // large-v3's d, fewer columns (16-byte loads from shared)
         gemv1Case(24, 1288, true, b, 0, true);   // Q/K/V + cache rows, odd d
         gemv1Case(7, 1000, true, b, 0, false);   // half2 path (k % 8 != 0)

@@ -433,3 +433,59 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_1_f16(const float* x, co
     }
     dg_gemv1<true>(x, gain, lnBias, sm, p == 0 ? w0 : p == 1 ? w1 : w2, p == 0 ? b0 : p == 1 ? b1 : b2, o, n, k, 0);
 }
+
+// rows == 1 with many columns (the logits: 51866): a persistent grid of a few blocks per SM, each warp
+// walking its columns with a stride of every warp of the grid, the next column's 16-byte loads issued
+// before the current column's FMAs and reduction, so every warp keeps two rows of w in flight and no
+// block ends and starts between columns (12967 short blocks of gemv1_f16 spent their time ramping).
+// The wide path only (k % 8 == 0, w and x 16-byte aligned, k ≤ 8 · 8 · W halves: one batch of loads
+// per lane); anything else runs gemv1_f16's body (correct for any grid).
+extern "C" __global__ void __launch_bounds__(256) gemv1_pipe_f16(const float* x, const __half* w, const __half* bias,
+                                                                  float* out, int n, int k, int epilogue) {
+    const int W = warpSize;
+    const int units = k / 8;
+    const bool fits = k % 8 == 0 && units <= DG_GEMV_UNROLL * W && (((unsigned long long) w & 15ull) == 0)
+            && (((unsigned long long) x & 15ull) == 0);
+    if (!fits) { // uniform over the grid
+        dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
+        return;
+    }
+    const int lane = threadIdx.x % W;
+    const int warps = gridDim.x * (blockDim.x / W);
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    int j = blockIdx.x * (blockDim.x / W) + threadIdx.x / W;
+    uint4 cur[DG_GEMV_UNROLL];
+    uint4 nxt[DG_GEMV_UNROLL];
+#pragma unroll
+    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+        const int i = u * W + lane;
+        cur[u] = j < n && i < units ? DG_LDG(reinterpret_cast<const uint4*>(w + (long long) j * k) + i)
+                                    : make_uint4(0u, 0u, 0u, 0u);
+    }
+    for (; j < n; j += warps) { // per warp: no block barrier anywhere below
+        const int jn = j + warps;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            nxt[u] = jn < n && i < units ? DG_LDG(reinterpret_cast<const uint4*>(w + (long long) jn * k) + i)
+                                         : make_uint4(0u, 0u, 0u, 0u);
+        }
+        float acc = 0.0f;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            if (i < units) {
+                dg_fma8(cur[u], DG_LDG(x4 + 2 * i), DG_LDG(x4 + 2 * i + 1), acc);
+            }
+        }
+        acc = dg_warp_sum(acc);
+        if (lane == 0) {
+            const float v = acc + (bias ? __half2float(bias[j]) : 0.0f);
+            out[j] = epilogue == 1 ? dg_gelu(v) : epilogue == 2 ? out[j] + v : v;
+        }
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            cur[u] = nxt[u];
+        }
+    }
+}

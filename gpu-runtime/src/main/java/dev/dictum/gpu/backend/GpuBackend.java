@@ -69,7 +69,7 @@ public final class GpuBackend implements Backend {
     private boolean closed;
     /**
      * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
-     * (one launch each), {@link #linear} as gemv1_f16; DICTUM_GPU_FUSION=0 or {@link #fuseSteps} turns
+     * (one launch each), {@link #linear} as gemv1_f16 / gemv1_pipe_f16; DICTUM_GPU_FUSION=0 or {@link #fuseSteps} turns
      * it off (A/B runs, tests of the unfused path: layer_norm_f32, gemv_f16, gemv3_f16, kv_append_f32).
      */
     private boolean fuse = !"0".equals(System.getenv("DICTUM_GPU_FUSION"));
@@ -246,11 +246,17 @@ public final class GpuBackend implements Backend {
         KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                 .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
                 .i32(epilogueCode(epilogue));
-        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters()) { // gemv_f16's one-row pass alone: the same bits
-            kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), 1, 1, GEMV_BLOCK, 0,
-                    new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
-                            .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
-                            .i32(epilogueCode(epilogue)));
+        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters()) { // gemv_f16's one-row pass: the same bits
+            KernelArgs one = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
+                    .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
+                    .i32(epilogueCode(epilogue));
+            int warp = device.props().warpSize();
+            if (pipelined(n, k, warp, buf(x).at(xOffset), weight(w).address())) {
+                kernel("gemv", "gemv1_pipe_f16").launch(stream, PIPE_BLOCKS_PER_SM * device.props().multiprocessors(),
+                        1, 1, GEMV_BLOCK, 0, one);
+            } else {
+                kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, one);
+            }
         } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
@@ -309,14 +315,14 @@ public final class GpuBackend implements Backend {
 
     /**
      * One row: the layer norm in gemv1_ln_f16's prologue (every block normalises x into its shared memory)
-     * where {@link #normFused} allows; else layer_norm_f32 + linear.
+     * where {@link #normLinearFused} allows (tiny's and small's short GEMVs); else layer_norm_f32 + linear.
      */
     @Override
     public synchronized void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w,
             Weight bias, Buffer out, Epilogue epilogue) {
         int n = Math.toIntExact(w.rows());
         int k = Math.toIntExact(w.cols());
-        if (!fuse || rows != 1 || !normFused(n, k, device.props().sharedMemoryPerBlock())) {
+        if (!fuse || rows != 1 || !normLinearFused(n, k, device.props().sharedMemoryPerBlock())) {
             Backend.super.normLinear(x, rows, gain, lnBias, normed, w, bias, out, epilogue);
             return;
         }
@@ -359,6 +365,22 @@ public final class GpuBackend implements Backend {
     }
 
     /**
+     * Whether a one-row GEMV runs as gemv1_pipe_f16 on a grid of {@link #PIPE_BLOCKS_PER_SM} blocks per
+     * SM: many columns (the logits; H100, kernel_bench: 51866 × 1280 in 49.6 µs instead of gemv1_f16's
+     * 53.3 and gemv_f16's 90.6, 51865 × 384 in 22.5 instead of 40.0 and 54.4), rows of one batch of
+     * 16-byte loads per lane and one warp per column (the kernel's fast path, gemv_f16's sum order:
+     * the same bits), 16-byte aligned.
+     */
+    static boolean pipelined(int n, int k, int warp, long x, long w) {
+        return n >= PIPE_MIN_COLUMNS && k % 8 == 0 && k / 8 <= 8 * warp && gemvSplit(k, GEMV_BLOCK / warp, warp) == 1
+                && x % 16 == 0 && w % 16 == 0;
+    }
+
+    static final int PIPE_MIN_COLUMNS = 16384;
+    /** 4 blocks of 128 per SM: all resident at gemv1_pipe_f16's 102 registers (sm_90), the best measured. */
+    static final int PIPE_BLOCKS_PER_SM = 4;
+
+    /**
      * gemv1_f16 holds fewer registers than gemv_f16 under nvcc (sm_90: 95 vs 116, so 5 blocks of 128 per
      * SM instead of 4), more under hipcc for gfx1010 (114 vs 94 VGPRs: 8 waves per SIMD instead of 10):
      * a one-row linear takes it on CUDA only.
@@ -369,16 +391,30 @@ public final class GpuBackend implements Backend {
 
     /**
      * Whether a one-row GEMV of {@code columns} outputs (all projections together) over rows of
-     * {@code k} takes its layer norm in the prologue: the row fits the block's shared memory (4·k bytes,
-     * at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few enough
-     * blocks that normalising the row in each (~10 KB of L1/L2 reads and two block reductions at d 1280)
-     * costs less than a launch: the layers' projections and MLP (≤ 3 · 1280 or 4 · 1280 columns), not
-     * the 51866 logits (12967 blocks), which keep layer_norm_f32 + gemv_f16.
+     * {@code k} may take its layer norm in the prologue: the row fits the block's shared memory (4·k
+     * bytes, at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few
+     * enough blocks that normalising the row in each costs less than the layer norm's own launch: not
+     * the 51866 logits (12967 blocks). gemv3_1_f16 (projectStep) is fused wherever this holds: it also
+     * drops the two appends (H100, kernel_bench graphs: d 1280 12.9 → 12.8 µs, 768 10.7 → 9.4, 384 8.6 →
+     * 4.8); a single GEMV only where {@link #normLinearFused} also holds.
      */
     static boolean normFused(long columns, int k, int sharedPerBlock) {
         return k >= 1 && 4L * k <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
                 && columns <= NORM_FUSED_MAX_COLUMNS;
     }
+
+    /**
+     * normLinear fused (gemv1_ln_f16) for small weights only: each block's prologue costs ~4 µs at k 1280
+     * (two round trips to L2 and two block reductions before the first FMA) and is paid once per wave of
+     * blocks, so it beats layer_norm_f32 + GEMV only while the GEMV is short. H100, kernel_bench graphs,
+     * LN + GEMV → fused: 384 × 384 5.7 → 4.3 µs, 1536 × 384 6.0 → 4.8, 768 × 768 6.2 → 5.7, but 1280 × 1280
+     * 7.6 → 7.9, 3072 × 768 8.5 → 9.9, 5120 × 1280 12.5 → 13.6: fused up to n·k = 2^20 weights.
+     */
+    static boolean normLinearFused(int n, int k, int sharedPerBlock) {
+        return normFused(n, k, sharedPerBlock) && (long) n * k <= NORM_LINEAR_FUSED_MAX_WEIGHTS;
+    }
+
+    static final long NORM_LINEAR_FUSED_MAX_WEIGHTS = 1L << 20;
 
     /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
     public synchronized void fuseSteps(boolean on) {

@@ -40,6 +40,24 @@ class DecoderLaunchGeometryTest {
         assertThat(GpuBackend.normFused(100, 8192, shared)).as("32 KiB of row").isTrue();
         assertThat(GpuBackend.normFused(100, 8193, shared)).as("past 32 KiB").isFalse();
         assertThat(GpuBackend.normFused(100, 1280, 4096)).as("a device with 4 KiB per block").isFalse();
+        // a single GEMV only while short (measured: the prologue costs more than a launch past ~2^20 weights)
+        assertThat(GpuBackend.normLinearFused(384, 384, shared)).as("tiny cross query").isTrue();
+        assertThat(GpuBackend.normLinearFused(1536, 384, shared)).as("tiny MLP up").isTrue();
+        assertThat(GpuBackend.normLinearFused(768, 768, shared)).as("small cross query").isTrue();
+        assertThat(GpuBackend.normLinearFused(3072, 768, shared)).as("small MLP up").isFalse();
+        assertThat(GpuBackend.normLinearFused(1280, 1280, shared)).as("large-v3 cross query").isFalse();
+        assertThat(GpuBackend.normLinearFused(5120, 1280, shared)).as("large-v3 MLP up").isFalse();
+    }
+
+    @Test
+    void onlyTheLogitsRunPipelined() {
+        assertThat(GpuBackend.pipelined(51866, 1280, 32, 0, 256)).as("large-v3 logits").isTrue();
+        assertThat(GpuBackend.pipelined(51865, 384, 32, 0, 256)).as("tiny logits").isTrue();
+        assertThat(GpuBackend.pipelined(5120, 1280, 32, 0, 256)).as("MLP up").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1284, 32, 0, 256)).as("k % 8 != 0").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1280, 32, 4, 256)).as("x not 16-byte aligned").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 2048, 32, 0, 256)).as("k 2048: split over 2 warps").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1280, 64, 0, 256)).as("wave64").isTrue();
     }
 
     @Test
