@@ -180,7 +180,7 @@ static void fusion_case(int d) {
     int* dstep = dev(std::vector<int>(stepH, stepH + 3));
     float *dh = poisoned(d), *dq = poisoned(d), *dk = poisoned(d), *dv = poisoned(d);
     float *kc = poisoned((size_t) ctx * d), *vc = poisoned((size_t) ctx * d), *dup = poisoned(4 * d);
-    const int B = 128, grid = grid_of(d, d, B), gridUp = grid_of(4 * d, d, B), shared = 4 * d;
+    const int B = 128, grid = grid_of(d, d, B), gridUp = grid_of(4 * d, d, B), shared = 8 * d;
     const auto y = ln64(x, g, lb);
     const auto rq = gemv64(y, wq, &bq, d, 0), rk = gemv64(y, wk, nullptr, d, 0), rv = gemv64(y, wv, &bv, d, 0);
     const auto ru = gemv64(y, wu, &bu, 4 * d, 1);
@@ -304,11 +304,11 @@ static void logits_case(int n, int k) {
         gemv_f16<<<grid, 128, 0, st>>>(dh, dw, nullptr, out, 1, n, k, 0);
     }, refLn);
     line("gemv1_ln_f16 block 128 (a LN prologue in every block)", [&](cudaStream_t st) {
-        gemv1_ln_f16<<<grid, 128, 4 * k, st>>>(dx, dg, dlb, dw, nullptr, out, n, k, 0);
+        gemv1_ln_f16<<<grid, 128, 8 * k, st>>>(dx, dg, dlb, dw, nullptr, out, n, k, 0);
     }, refLn);
     const int capped = std::min(grid, 8 * sms);
     line("gemv1_ln_f16 block 128, grid 8 x SMs", [&](cudaStream_t st) {
-        gemv1_ln_f16<<<capped, 128, 4 * k, st>>>(dx, dg, dlb, dw, nullptr, out, n, k, 0);
+        gemv1_ln_f16<<<capped, 128, 8 * k, st>>>(dx, dg, dlb, dw, nullptr, out, n, k, 0);
     }, refLn);
     cudaFree(dx); cudaFree(dh); cudaFree(out); cudaFree(dw); cudaFree(dg); cudaFree(dlb);
 }
@@ -395,12 +395,12 @@ static void layer_case(int d, int heads, int sets) {
     };
     Seq after = [&](cudaStream_t st) {
         const L& l = ls[li++ % sets];
-        gemv3_1_f16<<<dim3(grid, 3), B, 4 * d, st>>>(x, l.g1, l.b1, l.wq, l.bq, q, l.wk, nullptr, l.kc, l.wv, l.bv, l.vc,
+        gemv3_1_f16<<<dim3(grid, 3), B, 8 * d, st>>>(x, l.g1, l.b1, l.wq, l.bq, q, l.wk, nullptr, l.kc, l.wv, l.bv, l.vc,
                                                       d, d, dstep, (long long) d);
         common_tail(l, true, st);
         // GpuBackend.normLinearFused: the prologue only for short GEMVs (n·k ≤ 2^20), else LN + gemv1_f16
         if ((long) d * d <= (1L << 20)) {
-            gemv1_ln_f16<<<grid, B, 4 * d, st>>>(x, l.g2, l.b2, l.cq, l.cbq, q, d, d, 0);
+            gemv1_ln_f16<<<grid, B, 8 * d, st>>>(x, l.g2, l.b2, l.cq, l.cbq, q, d, d, 0);
         } else {
             layer_norm_f32<<<1, 256, 0, st>>>(x, l.g2, l.b2, h, 1, d);
             gemv(true, grid, h, l.cq, l.cbq, q, d, d, 0, st);
@@ -409,7 +409,7 @@ static void layer_case(int d, int heads, int sets) {
                                                                               att, part, tickets);
         gemv(true, grid, att, l.co, l.cbo, x, d, d, 2, st);
         if (4L * d * d <= (1L << 20)) {
-            gemv1_ln_f16<<<gridUp, B, 4 * d, st>>>(x, l.g3, l.b3, l.wu, l.bu, mlp, 4 * d, d, 1);
+            gemv1_ln_f16<<<gridUp, B, 8 * d, st>>>(x, l.g3, l.b3, l.wu, l.bu, mlp, 4 * d, d, 1);
         } else {
             layer_norm_f32<<<1, 256, 0, st>>>(x, l.g3, l.b3, h, 1, d);
             gemv(true, gridUp, h, l.wu, l.bu, mlp, 4 * d, d, 1, st);

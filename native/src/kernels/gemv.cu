@@ -223,7 +223,7 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_f16(const float* x, cons
 // their bytes, sets its time. gemv1_f16, gemv1_ln_f16 and gemv3_1_f16 are gemv_f16 / gemv3_f16 for
 // rows == 1 (compiled without the 8-row pass: fewer registers, more warps per SM) with
 //   - (gemv1_ln_f16, gemv3_1_f16) a LayerNorm of x in the prologue: every block normalises the row into
-//     its dynamic shared memory (k floats) exactly as layer_norm_f32 does (mean, then the centred
+//     its dynamic shared memory (k floats, + k half2 of gain and bias) exactly as layer_norm_f32 does (mean, then the centred
 //     variance, in the same order at the same block size in every block, so every block holds the
 //     same bits), and the pass reads x from there. The lane's first 8 loads of w are issued before
 //     the prologue, so the row's statistics are computed while w is on its way;
@@ -231,14 +231,38 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_f16(const float* x, cons
 //     are written to row step[1] of their outputs (row stride rowStride), the position read from
 //     device memory when the kernel runs, as kv_append_f32 does.
 
-// Normalises x[0..k) into xs (shared) as layer_norm_f32 with eps 1e-5; ends with a barrier.
+// Elements of x (and of gain and bias) per thread whose loads are all issued before the first is used:
+// a row of k ≤ 10 · blockDim (1280, large-v3's d, at 128 threads) is one round trip to L2 instead of
+// six (the loop of one load per element, unrolled by 4, for x and then for gain and bias measured
+// ~4 µs of prologue at k 1280 on an H100). 10 keeps gemv1_ln_f16 at 99 registers on sm_90 (12: 121).
+#define DG_LN_BATCH 10
+
+// Normalises x[0..k) into xs (shared) as layer_norm_f32 with eps 1e-5 (the same sums in the same order
+// at the same block size); gb (shared, k half2) holds (gain, bias) meanwhile. Ends with a barrier.
 __device__ __forceinline__ void dg_ln_row(const float* x, const __half* gain, const __half* lnBias, float* xs,
-                                          int k, float* redMean, float* redVar) {
+                                          __half2* gb, int k, float* redMean, float* redVar) {
     float s = 0.0f;
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        const float v = DG_LDG(x + c);
-        xs[c] = v;
-        s += v;
+    for (int c0 = threadIdx.x; c0 < k; c0 += DG_LN_BATCH * blockDim.x) {
+        float v[DG_LN_BATCH];
+        __half g[DG_LN_BATCH];
+        __half b[DG_LN_BATCH];
+#pragma unroll
+        for (int e = 0; e < DG_LN_BATCH; e++) { // every load of the batch first ...
+            const int c = c0 + e * blockDim.x;
+            const bool in = c < k;
+            v[e] = in ? DG_LDG(x + c) : 0.0f;
+            g[e] = in ? DG_LDG(gain + c) : __float2half(0.0f);
+            b[e] = in ? DG_LDG(lnBias + c) : __float2half(0.0f);
+        }
+#pragma unroll
+        for (int e = 0; e < DG_LN_BATCH; e++) { // ... then the sum, in element order as layer_norm_f32
+            const int c = c0 + e * blockDim.x;
+            if (c < k) {
+                xs[c] = v[e];
+                gb[c] = __halves2half2(g[e], b[e]);
+                s += v[e];
+            }
+        }
     }
     const float mean = dg_block_sum(s, redMean) / k;
     float v = 0.0f;
@@ -249,7 +273,8 @@ __device__ __forceinline__ void dg_ln_row(const float* x, const __half* gain, co
     const float var = dg_block_sum(v, redVar);
     const float inv = (float) (1.0 / sqrt((double) (var / k + 1e-5f))); // as layer_norm_f32 and the CPU
     for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        xs[c] = fmaf((xs[c] - mean) * inv, __half2float(DG_LDG(gain + c)), __half2float(DG_LDG(lnBias + c)));
+        const float2 p = __half22float2(gb[c]);
+        xs[c] = fmaf((xs[c] - mean) * inv, p.x, p.y);
     }
     __syncthreads();
 }
@@ -355,7 +380,7 @@ __device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, con
         }
     }
     if (XS) {
-        dg_ln_row(x, gain, lnBias, xs, k, redMean, redVar);
+        dg_ln_row(x, gain, lnBias, xs, reinterpret_cast<__half2*>(xs + k), k, redMean, redVar);
     }
     bool first = true;
     for (int j0 = blockIdx.x * cols; j0 < n; j0 += gridDim.x * cols) { // uniform over the block
@@ -407,7 +432,8 @@ extern "C" __global__ void __launch_bounds__(256) gemv1_f16(const float* x, cons
     dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
 }
 
-// rows == 1: out = epilogue(LayerNorm(x; gain, lnBias) · wᵀ + bias). Dynamic shared memory: 4·k bytes.
+// rows == 1: out = epilogue(LayerNorm(x; gain, lnBias) · wᵀ + bias). Dynamic shared memory: 8·k bytes
+// (the row, then its gain and bias as half2).
 extern "C" __global__ void __launch_bounds__(256) gemv1_ln_f16(const float* x, const __half* gain,
                                                                 const __half* lnBias, const __half* w,
                                                                 const __half* bias, float* out, int n, int k,
@@ -418,7 +444,7 @@ extern "C" __global__ void __launch_bounds__(256) gemv1_ln_f16(const float* x, c
 
 // rows == 1: three projections of LayerNorm(x; gain, lnBias) as gemv3_f16 (the decoder step's query,
 // key and value); with step != null, projections 1 and 2 (key, value) land in row step[1] of o1 / o2
-// (row stride rowStride): the step's cache append. Dynamic shared memory: 4·k bytes.
+// (row stride rowStride): the step's cache append. Dynamic shared memory: 8·k bytes.
 extern "C" __global__ void __launch_bounds__(256) gemv3_1_f16(const float* x, const __half* gain,
                                                                const __half* lnBias, const __half* w0,
                                                                const __half* b0, float* o0, const __half* w1,

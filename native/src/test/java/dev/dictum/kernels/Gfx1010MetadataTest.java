@@ -35,8 +35,8 @@ class Gfx1010MetadataTest {
             // the decoder step's fused one-row GEMVs: x normalised into 4·d bytes of LDS (large-v3's d)
             "gemv1_f16", new Launch(128, 0, null),
             "gemv1_pipe_f16", new Launch(128, 0, null),
-            "gemv1_ln_f16", new Launch(128, 4L * 1280, "LN prologue, d 1280"),
-            "gemv3_1_f16", new Launch(128, 4L * 1280, "LN prologue, d 1280"));
+            "gemv1_ln_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"),
+            "gemv3_1_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"));
 
     private final KernelResources res = new KernelResources();
 

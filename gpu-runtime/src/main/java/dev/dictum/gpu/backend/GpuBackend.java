@@ -329,7 +329,7 @@ public final class GpuBackend implements Backend {
         checkRange(buf(x), 0, k);
         checkRange(buf(out), 0, n);
         int grid = gemvGrid(n, k, device.props().warpSize());
-        kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, 4 * k,
+        kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, lnShared(k),
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
                         .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
                         .i32(n).i32(k).i32(epilogueCode(epilogue)));
@@ -361,7 +361,7 @@ public final class GpuBackend implements Backend {
         }
         a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
         kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
-                4 * cols, a);
+                lnShared(cols), a);
     }
 
     /**
@@ -391,7 +391,7 @@ public final class GpuBackend implements Backend {
 
     /**
      * Whether a one-row GEMV of {@code columns} outputs (all projections together) over rows of
-     * {@code k} may take its layer norm in the prologue: the row fits the block's shared memory (4·k
+     * {@code k} may take its layer norm in the prologue: the row fits the block's shared memory (8·k
      * bytes, at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few
      * enough blocks that normalising the row in each costs less than the layer norm's own launch: not
      * the 51866 logits (12967 blocks). gemv3_1_f16 (projectStep) is fused wherever this holds: it also
@@ -399,8 +399,13 @@ public final class GpuBackend implements Backend {
      * 4.8); a single GEMV only where {@link #normLinearFused} also holds.
      */
     static boolean normFused(long columns, int k, int sharedPerBlock) {
-        return k >= 1 && 4L * k <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
+        return k >= 1 && (long) lnShared(k) <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
                 && columns <= NORM_FUSED_MAX_COLUMNS;
+    }
+
+    /** Dynamic shared memory of gemv1_ln_f16 / gemv3_1_f16: the row (k floats) and its gain and bias (k half2). */
+    static int lnShared(int k) {
+        return Math.toIntExact(8L * k);
     }
 
     /**

@@ -37,8 +37,8 @@ class DecoderLaunchGeometryTest {
         assertThat(GpuBackend.normFused(5120, 1280, shared)).as("large-v3 MLP up").isTrue();
         assertThat(GpuBackend.normFused(1536, 384, shared)).as("tiny MLP up").isTrue();
         assertThat(GpuBackend.normFused(51866, 1280, shared)).as("logits: 12967 prologues").isFalse();
-        assertThat(GpuBackend.normFused(100, 8192, shared)).as("32 KiB of row").isTrue();
-        assertThat(GpuBackend.normFused(100, 8193, shared)).as("past 32 KiB").isFalse();
+        assertThat(GpuBackend.normFused(100, 4096, shared)).as("32 KiB of row, gain and bias").isTrue();
+        assertThat(GpuBackend.normFused(100, 4097, shared)).as("past 32 KiB").isFalse();
         assertThat(GpuBackend.normFused(100, 1280, 4096)).as("a device with 4 KiB per block").isFalse();
         // a single GEMV only while short (measured: the prologue costs more than a launch past ~2^20 weights)
         assertThat(GpuBackend.normLinearFused(384, 384, shared)).as("tiny cross query").isTrue();
