@@ -5,7 +5,8 @@
 //   shapes only; --attention-only: attention_f32 only,
 //   e.g. under ncu: ncu --kernel-name attention_f32 --launch-skip 118 --launch-count 1 ./kernel_bench
 //   --attention-only profiles the 20-head 1500 x 1500 case at 64 queries per block (--launch-skip 3: at 32);
-//   each case launches 23 times)
+//   each case launches 23 times; --step-only: the decoder step's layer norm / K/V-append fusion, one
+//   whole decoder layer before and after, and the logits GEMV's variants, in CUDA graphs too)
 // Prints, per kernel and shape: median ms of 20 launches (CUDA events), TFLOP/s of the useful
 // work, and the normwise relative error of 512 sampled outputs against float64.
 #include "../src/kernels/gemm.cu"
@@ -22,6 +23,7 @@
 #include "../src/kernels/cross_attention.cu"
 #define DG_HAS_CROSS_HD64 1 // absent from a baseline's bench built against its own kernels
 #include "../src/kernels/layer_norm.cu"
+#include "../src/kernels/kv_append.cu"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -546,6 +548,7 @@ static void layernorm_bench() {
     }
     cudaFree(flush);
 }
+#include "step_fusion_bench.cuh"
 
 int main(int argc, char** argv) {
     cudaDeviceProp p;
@@ -555,6 +558,10 @@ int main(int argc, char** argv) {
     const bool gemvOnly = argc > 1 && strcmp(argv[1], "--gemv-only") == 0;
     const bool attentionOnly = argc > 1 && strcmp(argv[1], "--attention-only") == 0;
     const bool gemmOnly = argc > 1 && strcmp(argv[1], "--gemm-only") == 0;
+    if (argc > 1 && strcmp(argv[1], "--step-only") == 0) { // the decoder step's fusion (step_fusion_bench.cuh)
+        stepbench::run();
+        return 0;
+    }
     if (!gemvOnly && !attentionOnly) {
         // The encoders' shapes (large-v3 d 1280, small 768, tiny 384; conv2's k 3840), odd sizes and
         // the ADD epilogue, every variant (gemm_variants) on the same inputs.

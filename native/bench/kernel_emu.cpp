@@ -1,4 +1,4 @@
-// Runs the decoder's kernels (gemv_f16, cross_attention_f32) and layer_norm_f32 on the CPU, one std::thread per GPU
+// Runs the decoder's kernels (gemv_f16, gemv1_f16, gemv1_ln_f16, gemv3_1_f16, gemv1_pipe_f16, cross_attention_f32) and layer_norm_f32 on the CPU, one std::thread per GPU
 // thread, block after block, against a float64 reference; a check of their indexing, splits,
 // predicates, reductions and tickets where no GPU is at hand (it says nothing about speed).
 //   native/bench/kernel_emu.sh        (g++ -std=c++20 with the CUDA headers; no GPU needed)
@@ -15,7 +15,7 @@
 
 #include "cuda_emu.h" // native/src/test/emu: the one CPU emulation of CUDA
 
-static float dynamicShared[1 << 16]; // `extern __shared__ float sm[]`, rewritten by kernel_emu.sh
+alignas(16) static float dynamicShared[1 << 16]; // `extern __shared__ float sm[]`, rewritten by kernel_emu.sh
 
 #include "emu_kernels.inc" // gemv.cu, cross_attention.cu and layer_norm.cu, `extern __shared__` rewritten by kernel_emu.sh
 
@@ -39,7 +39,8 @@ static int gemvGrid(int n, int k, int block) {
     return std::min((n + warps / s - 1) / (warps / s), 65535);
 }
 
-static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
+// pipe: gemv1_pipe_f16 (rows must be 1; the grid as given: the backend's is a few blocks per SM).
+static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid, bool pipe = false) {
     std::vector<float> xs((size_t) rows * k + 8), out((size_t) rows * n + 64), init((size_t) rows * n);
     std::vector<__half> w((size_t) n * k + 8), bias(n);
     for (auto& v : xs) v = frand();
@@ -55,7 +56,11 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
             if (epi == 2) std::copy(init.begin(), init.end(), out.begin());
             for (int g = 0; g < 64; g++) out[(size_t) rows * n + g] = 1234.5f;
             emu_launch({(unsigned) grid, 1, 1}, block, run == 1, [&] {
-                gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
+                if (pipe) {
+                    gemv1_pipe_f16(x, w.data(), bias.data(), out.data(), n, k, epi);
+                } else {
+                    gemv_f16(x, w.data(), bias.data(), out.data(), rows, n, k, epi);
+                }
             });
             double num = 0, den = 0;
             for (int r = 0; r < rows; r++) {
@@ -72,8 +77,8 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
             bool guard = true;
             for (int g = 0; g < 64; g++) guard &= out[(size_t) rows * n + g] == 1234.5f;
             char what[160];
-            snprintf(what, sizeof what, "gemv rows %d n %d k %d x+%d block %d grid %d epi %d run %d: rel err %.2e",
-                     rows, n, k, xOffset, block, grid, epi, run, std::sqrt(num / den));
+            snprintf(what, sizeof what, "%s rows %d n %d k %d x+%d block %d grid %d epi %d run %d: rel err %.2e",
+                     pipe ? "gemv1_pipe" : "gemv", rows, n, k, xOffset, block, grid, epi, run, std::sqrt(num / den));
             check(std::sqrt(num / den) <= 1e-5, what);
             check(guard, "gemv wrote past its output");
             if (run == 0) {
@@ -81,6 +86,90 @@ static void gemvCase(int rows, int n, int k, int xOffset, int block, int grid) {
                 if (epi == 0) printf("%s\n", what);
             } else {
                 check(std::memcmp(first.data(), out.data(), first.size() * 4) == 0, "gemv: second run differs");
+            }
+        }
+    }
+}
+
+// The one-row kernels: gemv1_f16, gemv1_ln_f16 (the LayerNorm prologue) (every block normalises
+// x itself: the blocks must agree, which a wrong reduction would break) and gemv3_1_f16 with the
+// K/V rows written to row step[1] of the caches; against float64 (the LN too), outputs poisoned,
+// guards past every output and around the cache row, a second run in reversed block order bit for bit.
+static void gemv1Case(int n, int k, bool ln, int block, int grid, bool three) {
+    const int ctx = 5, pos = 3;
+    std::vector<float> x(k);
+    for (auto& v : x) v = frand() * 3 + 0.7f; // a mean far from 0, as the residual stream
+    std::vector<__half> g(k), lb(k), w((size_t) 3 * n * k + 8), bias(3 * n);
+    for (auto& v : g) v = __float2half(frand());
+    for (auto& v : lb) v = __float2half(frand() * 0.2f);
+    for (auto& v : w) v = __float2half(frand() * 0.05f);
+    for (auto& v : bias) v = __float2half(frand() * 0.1f);
+    std::vector<double> y(k);
+    {
+        double mean = 0, var = 0;
+        for (float v : x) mean += v;
+        mean /= k;
+        for (float v : x) var += (v - mean) * (v - mean);
+        const double inv = 1 / std::sqrt(var / k + 1e-5);
+        for (int c = 0; c < k; c++) y[c] = ln ? (x[c] - mean) * inv * __half2float(g[c]) + __half2float(lb[c]) : x[c];
+    }
+    if (grid == 0) grid = gemvGrid(three ? n : n, k, block);
+    int step[3] = {0, pos, pos + 1};
+    const int epis = three ? 1 : 3;
+    for (int epi = 0; epi < epis; epi++) {
+        std::vector<float> first, init(n);
+        for (auto& v : init) v = frand();
+        for (int run = 0; run < 2; run++) {
+            // out: projection 0 (n), then two caches of ctx rows each (three), + 64 guards
+            std::vector<float> out((size_t) n + 2 * (size_t) ctx * n + 64, NAN);
+            if (epi == 2) std::copy(init.begin(), init.end(), out.begin());
+            float* o0 = out.data();
+            float* kc = out.data() + n;
+            float* vc = kc + (size_t) ctx * n;
+            for (int gi = 0; gi < 64; gi++) out[(size_t) n + 2 * ctx * n + gi] = 1234.5f;
+            for (size_t i = n; i < (size_t) n + 2 * ctx * n; i++) out[i] = 1234.5f; // cache rows other than pos stay
+            for (int c = 0; c < n; c++) kc[(size_t) pos * n + c] = vc[(size_t) pos * n + c] = NAN;
+            std::fill(dynamicShared, dynamicShared + (1 << 16), NAN);
+            emu_launch({(unsigned) grid, three ? 3u : 1u, 1}, block, run == 1, [&] {
+                if (three) {
+                    gemv3_1_f16(x.data(), g.data(), lb.data(), w.data(), bias.data(), o0,
+                                w.data() + (size_t) n * k, nullptr, kc, w.data() + (size_t) 2 * n * k, bias.data() + 2 * n,
+                                vc, n, k, step, (long long) n);
+                } else if (ln) {
+                    gemv1_ln_f16(x.data(), g.data(), lb.data(), w.data(), bias.data(), o0, n, k, epi);
+                } else {
+                    gemv1_f16(x.data(), w.data(), bias.data(), o0, n, k, epi);
+                }
+            });
+            double num = 0, den = 0;
+            for (int p = 0; p < (three ? 3 : 1); p++) {
+                const float* o = p == 0 ? o0 : (p == 1 ? kc : vc) + (size_t) pos * n;
+                for (int j = 0; j < n; j++) {
+                    double v = p == 1 ? 0.0 : __half2float(bias[p * n + j]);
+                    for (int c = 0; c < k; c++) v += y[c] * __half2float(w[((size_t) p * n + j) * k + c]);
+                    if (epi == 1) v = 0.5 * v * std::erfc(-v / std::sqrt(2.0));
+                    if (epi == 2) v += init[j];
+                    const double d = o[j] - v;
+                    num += std::isnan(d) ? INFINITY : d * d;
+                    den += v * v;
+                }
+            }
+            bool guard = true;
+            for (int gi = 0; gi < 64; gi++) guard &= out[(size_t) n + 2 * ctx * n + gi] == 1234.5f;
+            for (int r = 0; r < ctx; r++) {
+                for (int c = 0; c < n && r != pos; c++) guard &= kc[(size_t) r * n + c] == 1234.5f && vc[(size_t) r * n + c] == 1234.5f;
+            }
+            char what[200];
+            snprintf(what, sizeof what, "%s n %d k %d ln %d block %d grid %d epi %d run %d: rel err %.2e",
+                     three ? "gemv3_1 (K/V at row step[1])" : "gemv1", n, k, ln, block, grid, epi, run, std::sqrt(num / den));
+            check(std::sqrt(num / den) <= 1e-5, what);
+            check(guard, "gemv1/gemv3_1 wrote outside its outputs");
+            std::vector<float> mine(out.begin(), out.end() - 64);
+            if (run == 0) {
+                first = mine;
+                if (epi == 0) printf("%s\n", what);
+            } else {
+                check(std::memcmp(first.data(), mine.data(), first.size() * 4) == 0, "gemv1: reversed block order differs");
             }
         }
     }
@@ -220,6 +309,16 @@ int main() {
         gemvCase(2, 33, 4098, 2, b, 0);  // half2 loads
         gemvCase(1, 5, 4097, 1, b, 0);   // scalar loads
         crossCase(1, 1500, 20, 64, 132, b); // a large-v3 token on an H100: 14 chunks
+        gemvCase(1, 1000, 1280, 0, b, 6, true);  // the logits' body: 24 warps walking 1000 columns
+        gemvCase(1, 333, 384, 0, b, 5, true);    // tiny's k, a last round with fewer columns than warps
+        gemvCase(1, 50, 1288, 0, b, 3, true);    // k % 16 != 0: a lane's last load predicated off
+        gemvCase(1, 40, 1000, 2, b, 3, true);    // not 16-byte loads: gemv1_f16's body (fallback)
+        gemvCase(1, 40, 4104, 0, b, 3, true);    // longer than one batch per lane: fallback (split)
+        gemv1Case(40, 1280, true, b, 0, false);  // large-v3's d, fewer columns (16-byte loads from shared)
+        gemv1Case(24, 1288, true, b, 0, true);   // Q/K/V + cache rows, odd d
+        gemv1Case(7, 1000, true, b, 0, false);   // half2 path (k % 8 != 0)
+        gemv1Case(5, 999, true, b, 0, true);     // scalar path (odd k)
+        gemv1Case(9, 5120, true, b, 0, false);   // split rows over warps with the prologue
         crossCase(2, 1000, 3, 24, 132, b);  // odd head width, short last chunk
         crossCase(1, 1500, 20, 64, 132, b, true);
         crossCase(1, 1500, 6, 64, 132, b, true); // tiny: 24 chunks of 63 keys
@@ -247,6 +346,14 @@ int main() {
         gemvCase(1, 160, 5120, 0, 256, 7); // any grid: fewer blocks than columns (grid-stride)
         gemvCase(1, 160, 5120, 0, 64, 0);
         gemvCase(1, 1, 32, 0, b, 0);
+        gemv1Case(30, 768, true, b, 0, true);   // small's d
+        gemv1Case(30, 384, true, b, 0, false);  // tiny's d
+        gemv1Case(33, 1280, false, b, 0, false); // no layer norm: x from global memory
+        gemv1Case(20, 384, true, b, 0, true);    // tiny's Q/K/V + cache rows
+        gemv1Case(50, 1280, true, b, 3, false);  // a capped grid: several column groups per block
+        gemv1Case(50, 1280, true, 256, 2, true);
+        gemv1Case(10, 1280, true, 64, 0, false);
+        gemv1Case(3, 33, true, b, 0, false);     // k < the block
         crossCase(1, 1500, 6, 64, 132, b);  // tiny: 24 chunks of 63 keys
         crossCase(5, 1500, 20, 64, 132, b); // 5 beams: 3 chunks
         crossCase(1, 700, 20, 64, 40, b);   // an RX 5700 XT's 40 CUs, a shortened window

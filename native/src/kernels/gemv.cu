@@ -15,6 +15,7 @@
 // any offset the host passes). W (warpSize) is read at run time: 32 on NVIDIA and RDNA wave32, 64
 // on GCN/CDNA; nothing below assumes either.
 #include "dictum_gpu.h"
+#include "block_reduce.cuh"
 
 #define DG_GEMV_ROWS 8
 #define DG_GEMV_UNROLL 8
@@ -215,4 +216,302 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_f16(const float* x, cons
     const int p = blockIdx.y;
     dg_gemv(x, p == 0 ? w0 : p == 1 ? w1 : w2, p == 0 ? b0 : p == 1 ? b1 : b2, p == 0 ? o0 : p == 1 ? o1 : o2, rows,
             n, k, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One row of x (the greedy decoder step), fused: the step's kernels are short, so their count, not
+// their bytes, sets its time. gemv1_f16, gemv1_ln_f16 and gemv3_1_f16 are gemv_f16 / gemv3_f16 for
+// rows == 1 (compiled without the 8-row pass: fewer registers, more warps per SM) with
+//   - (gemv1_ln_f16, gemv3_1_f16) a LayerNorm of x in the prologue: every block normalises the row into
+//     its dynamic shared memory (k floats, + k half2 of gain and bias) exactly as layer_norm_f32 does (mean, then the centred
+//     variance, in the same order at the same block size in every block, so every block holds the
+//     same bits), and the pass reads x from there. The lane's first 8 loads of w are issued before
+//     the prologue, so the row's statistics are computed while w is on its way;
+//   - (gemv3_1_f16) an optional K/V-cache epilogue (step != null): projections 1 and 2 (key, value)
+//     are written to row step[1] of their outputs (row stride rowStride), the position read from
+//     device memory when the kernel runs, as kv_append_f32 does.
+
+// Elements of x (and of gain and bias) per thread whose loads are all issued before the first is used:
+// a row of k ≤ 10 · blockDim (1280, large-v3's d, at 128 threads) is one round trip to L2 instead of
+// six (the loop of one load per element, unrolled by 4, for x and then for gain and bias measured
+// ~4 µs of prologue at k 1280 on an H100). 10 keeps gemv1_ln_f16 at 99 registers on sm_90 (12: 121).
+#define DG_LN_BATCH 10
+
+// Normalises x[0..k) into xs (shared) as layer_norm_f32 with eps 1e-5 (the same sums in the same order
+// at the same block size); gb (shared, k half2) holds (gain, bias) meanwhile. Ends with a barrier.
+__device__ __forceinline__ void dg_ln_row(const float* x, const __half* gain, const __half* lnBias, float* xs,
+                                          __half2* gb, int k, float* redMean, float* redVar) {
+    float s = 0.0f;
+    for (int c0 = threadIdx.x; c0 < k; c0 += DG_LN_BATCH * blockDim.x) {
+        float v[DG_LN_BATCH];
+        __half g[DG_LN_BATCH];
+        __half b[DG_LN_BATCH];
+#pragma unroll
+        for (int e = 0; e < DG_LN_BATCH; e++) { // every load of the batch first ...
+            const int c = c0 + e * blockDim.x;
+            const bool in = c < k;
+            v[e] = in ? DG_LDG(x + c) : 0.0f;
+            g[e] = in ? DG_LDG(gain + c) : __float2half(0.0f);
+            b[e] = in ? DG_LDG(lnBias + c) : __float2half(0.0f);
+        }
+#pragma unroll
+        for (int e = 0; e < DG_LN_BATCH; e++) { // ... then the sum, in element order as layer_norm_f32
+            const int c = c0 + e * blockDim.x;
+            if (c < k) {
+                xs[c] = v[e];
+                gb[c] = __halves2half2(g[e], b[e]);
+                s += v[e];
+            }
+        }
+    }
+    const float mean = dg_block_sum(s, redMean) / k;
+    float v = 0.0f;
+    for (int c = threadIdx.x; c < k; c += blockDim.x) { // the elements this thread stored: no barrier
+        const float d = xs[c] - mean;
+        v = fmaf(d, d, v);
+    }
+    const float var = dg_block_sum(v, redVar);
+    const float inv = (float) (1.0 / sqrt((double) (var / k + 1e-5f))); // as layer_norm_f32 and the CPU
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        const float2 p = __half22float2(gb[c]);
+        xs[c] = fmaf((xs[c] - mean) * inv, p.x, p.y);
+    }
+    __syncthreads();
+}
+
+template <bool XS>
+__device__ __forceinline__ float4 dg_ldx4(const float4* p) {
+    if (XS) {
+        return *p; // shared memory (the normalised row)
+    }
+    return DG_LDG(p);
+}
+
+template <bool XS>
+__device__ __forceinline__ float dg_ldx(const float* p) {
+    if (XS) {
+        return *p;
+    }
+    return DG_LDG(p);
+}
+
+// dg_gemv_pass<1> for one row with the first batch of 16-byte loads already in `pre` (wide only),
+// x read from shared memory when XS. Returns the warp's sum.
+template <bool XS>
+__device__ __forceinline__ float dg_gemv1_pass(const float* xr, const __half* wr, int lo, int hi, int lane, int W,
+                                               bool live, bool wide, bool paired, const uint4* pre) {
+    float acc = 0.0f;
+    if (live && wide) {
+        const uint4* w8 = reinterpret_cast<const uint4*>(wr);
+        const float4* x4 = reinterpret_cast<const float4*>(xr);
+        uint4 wv[DG_GEMV_UNROLL];
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            wv[u] = pre[u];
+        }
+        for (int base = lo; base < hi;) {
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                const int i = base + u * W + lane;
+                if (i < hi) {
+                    dg_fma8(wv[u], dg_ldx4<XS>(x4 + 2 * i), dg_ldx4<XS>(x4 + 2 * i + 1), acc);
+                }
+            }
+            base += DG_GEMV_UNROLL * W;
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) { // the next batch, every load before its FMAs
+                const int i = base + u * W + lane;
+                wv[u] = i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
+            }
+        }
+    } else if (live && paired) {
+        const __half2* w2 = reinterpret_cast<const __half2*>(wr);
+        const float2* x2 = reinterpret_cast<const float2*>(xr);
+        for (int i = lo + lane; i < hi; i += W) {
+            const float2 wf = __half22float2(w2[i]);
+            const float2 xv = XS ? x2[i] : DG_LDG(x2 + i);
+            acc = fmaf(wf.x, xv.x, fmaf(wf.y, xv.y, acc));
+        }
+    } else if (live) {
+        for (int i = lo + lane; i < hi; i += W) {
+            acc = fmaf(__half2float(wr[i]), dg_ldx<XS>(xr + i), acc);
+        }
+    }
+    return dg_warp_sum(acc); // every lane of every warp: live is per warp, the shuffle per warp
+}
+
+// out[j] = epilogue(LN?(x) · w[j] + bias[j]) for one row; xs: the block's k floats of dynamic shared
+// memory (XS: the layer norm in the prologue; else x is read from global memory and xs, gain and
+// lnBias are unused). Grid-stride over column groups as dg_gemv.
+template <bool XS>
+__device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, const __half* lnBias, float* xs,
+                                         const __half* w, const __half* bias, float* out, int n, int k,
+                                         int epilogue) {
+    __shared__ float part[DG_GEMV_MAX_WARPS];
+    __shared__ float redMean[32];
+    __shared__ float redVar[32];
+    const int W = warpSize;
+    const int lane = threadIdx.x % W;
+    const int warp = threadIdx.x / W;
+    const int warps = blockDim.x / W;
+    const float* xr = XS ? xs : x;
+    const bool wide = (k % 8 == 0) && (((unsigned long long) w & 15ull) == 0)
+            && (((unsigned long long) xr & 15ull) == 0);
+    const bool paired = !wide && (k % 2 == 0) && (((unsigned long long) w & 3ull) == 0)
+            && (((unsigned long long) xr & 7ull) == 0);
+    const int split = dg_gemv_split(k, warps, W);
+    const int cols = warps / split;
+    const int slice = warp % split;
+    const int units = wide ? k / 8 : paired ? k / 2 : k;
+    const int per = (units + split - 1) / split;
+    const int lo = min(units, slice * per);
+    const int hi = min(units, lo + per);
+
+    // This lane's first batch of w for the block's first column group, issued before the prologue.
+    uint4 pre[DG_GEMV_UNROLL];
+    {
+        const int j = blockIdx.x * cols + warp / split;
+        const bool live = wide && warp < cols * split && j < n;
+        const uint4* w8 = reinterpret_cast<const uint4*>(w + (long long) (live ? j : 0) * k);
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = lo + u * W + lane;
+            pre[u] = live && i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
+        }
+    }
+    if (XS) {
+        dg_ln_row(x, gain, lnBias, xs, reinterpret_cast<__half2*>(xs + k), k, redMean, redVar);
+    }
+    bool first = true;
+    for (int j0 = blockIdx.x * cols; j0 < n; j0 += gridDim.x * cols) { // uniform over the block
+        const int j = j0 + warp / split;
+        const bool live = warp < cols * split && j < n;
+        const __half* wr = w + (long long) (live ? j : 0) * k;
+        if (!first && live && wide) { // a later column group (a capped grid): its first batch now
+            const uint4* w8 = reinterpret_cast<const uint4*>(wr);
+#pragma unroll
+            for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+                const int i = lo + u * W + lane;
+                pre[u] = i < hi ? DG_LDG(w8 + i) : make_uint4(0u, 0u, 0u, 0u);
+            }
+        }
+        first = false;
+        float acc = dg_gemv1_pass<XS>(xr, wr, lo, hi, lane, W, live, wide, paired, pre);
+        if (split > 1) {
+            if (lane == 0) {
+                part[warp] = acc;
+            }
+            __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
+            if (slice == 0 && lane == 0) {
+                float t = part[warp];
+                for (int s = 1; s < split; s++) {
+                    t += part[warp + s]; // slice order: the same sum on every run
+                }
+                acc = t;
+            }
+            __syncthreads(); // part is reused by the next column group
+        }
+        if (live && slice == 0 && lane == 0) {
+            const float v = acc + (bias ? __half2float(bias[j]) : 0.0f);
+            float* o = out + j;
+            if (epilogue == 1) {
+                *o = dg_gelu(v);
+            } else if (epilogue == 2) {
+                *o += v;
+            } else {
+                *o = v;
+            }
+        }
+    }
+}
+
+// rows == 1: out = epilogue(x · wᵀ + bias), as gemv_f16 with one row (the same bits), in a body
+// of its own: one pass shape, fewer registers (more warps per SM: the logits' 51866 columns).
+extern "C" __global__ void __launch_bounds__(256) gemv1_f16(const float* x, const __half* w, const __half* bias,
+                                                             float* out, int n, int k, int epilogue) {
+    dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
+}
+
+// rows == 1: out = epilogue(LayerNorm(x; gain, lnBias) · wᵀ + bias). Dynamic shared memory: 8·k bytes
+// (the row, then its gain and bias as half2).
+extern "C" __global__ void __launch_bounds__(256) gemv1_ln_f16(const float* x, const __half* gain,
+                                                                const __half* lnBias, const __half* w,
+                                                                const __half* bias, float* out, int n, int k,
+                                                                int epilogue) {
+    extern __shared__ float sm[];
+    dg_gemv1<true>(x, gain, lnBias, sm, w, bias, out, n, k, epilogue);
+}
+
+// rows == 1: three projections of LayerNorm(x; gain, lnBias) as gemv3_f16 (the decoder step's query,
+// key and value); with step != null, projections 1 and 2 (key, value) land in row step[1] of o1 / o2
+// (row stride rowStride): the step's cache append. Dynamic shared memory: 8·k bytes.
+extern "C" __global__ void __launch_bounds__(256) gemv3_1_f16(const float* x, const __half* gain,
+                                                               const __half* lnBias, const __half* w0,
+                                                               const __half* b0, float* o0, const __half* w1,
+                                                               const __half* b1, float* o1, const __half* w2,
+                                                               const __half* b2, float* o2, int n, int k,
+                                                               const int* step, long long rowStride) {
+    extern __shared__ float sm[];
+    const int p = blockIdx.y;
+    float* o = p == 0 ? o0 : p == 1 ? o1 : o2;
+    if (step != nullptr && p > 0) {
+        o += (long long) step[1] * rowStride;
+    }
+    dg_gemv1<true>(x, gain, lnBias, sm, p == 0 ? w0 : p == 1 ? w1 : w2, p == 0 ? b0 : p == 1 ? b1 : b2, o, n, k, 0);
+}
+
+// rows == 1 with many columns (the logits: 51866): a persistent grid of a few blocks per SM, each warp
+// walking its columns with a stride of every warp of the grid, the next column's 16-byte loads issued
+// before the current column's FMAs and reduction, so every warp keeps two rows of w in flight and no
+// block ends and starts between columns (12967 short blocks of gemv1_f16 spent their time ramping).
+// The wide path only (k % 8 == 0, w and x 16-byte aligned, k ≤ 8 · 8 · W halves: one batch of loads
+// per lane); anything else runs gemv1_f16's body (correct for any grid).
+extern "C" __global__ void __launch_bounds__(256) gemv1_pipe_f16(const float* x, const __half* w, const __half* bias,
+                                                                  float* out, int n, int k, int epilogue) {
+    const int W = warpSize;
+    const int units = k / 8;
+    const bool fits = k % 8 == 0 && units <= DG_GEMV_UNROLL * W && (((unsigned long long) w & 15ull) == 0)
+            && (((unsigned long long) x & 15ull) == 0);
+    if (!fits) { // uniform over the grid
+        dg_gemv1<false>(x, nullptr, nullptr, nullptr, w, bias, out, n, k, epilogue);
+        return;
+    }
+    const int lane = threadIdx.x % W;
+    const int warps = gridDim.x * (blockDim.x / W);
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    int j = blockIdx.x * (blockDim.x / W) + threadIdx.x / W;
+    uint4 cur[DG_GEMV_UNROLL];
+    uint4 nxt[DG_GEMV_UNROLL];
+#pragma unroll
+    for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+        const int i = u * W + lane;
+        cur[u] = j < n && i < units ? DG_LDG(reinterpret_cast<const uint4*>(w + (long long) j * k) + i)
+                                    : make_uint4(0u, 0u, 0u, 0u);
+    }
+    for (; j < n; j += warps) { // per warp: no block barrier anywhere below
+        const int jn = j + warps;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            nxt[u] = jn < n && i < units ? DG_LDG(reinterpret_cast<const uint4*>(w + (long long) jn * k) + i)
+                                         : make_uint4(0u, 0u, 0u, 0u);
+        }
+        float acc = 0.0f;
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            const int i = u * W + lane;
+            if (i < units) {
+                dg_fma8(cur[u], DG_LDG(x4 + 2 * i), DG_LDG(x4 + 2 * i + 1), acc);
+            }
+        }
+        acc = dg_warp_sum(acc);
+        if (lane == 0) {
+            const float v = acc + (bias ? __half2float(bias[j]) : 0.0f);
+            out[j] = epilogue == 1 ? dg_gelu(v) : epilogue == 2 ? out[j] + v : v;
+        }
+#pragma unroll
+        for (int u = 0; u < DG_GEMV_UNROLL; u++) {
+            cur[u] = nxt[u];
+        }
+    }
 }

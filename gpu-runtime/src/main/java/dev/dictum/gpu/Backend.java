@@ -65,6 +65,34 @@ public interface Backend extends AutoCloseable {
     void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out);
 
     /**
+     * {@link #linear} of {@code LayerNorm(x)} (gain, lnBias; eps 1e-5) for {@code rows} rows from row 0:
+     * this default normalises into {@code normed} ({@code [rows, in]}) and runs {@code linear} on it; a
+     * backend may instead normalise while loading x (the GPU for one row: one launch instead of two)
+     * and leave {@code normed} alone, so its contents afterwards are unspecified.
+     */
+    default void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w, Weight bias,
+            Buffer out, Epilogue epilogue) {
+        layerNorm(x, rows, Math.toIntExact(w.cols()), gain, lnBias, normed);
+        linear(normed, 0, rows, w, bias, out, 0, epilogue);
+    }
+
+    /**
+     * The decoder step's self-attention input for one row: {@code LayerNorm(x)} projected as
+     * {@link #project} by q, k and v, q into {@code q.out()}, the key and value rows written to row
+     * {@code step[1]} of {@code keys} and {@code values} (row stride {@code rowStride}). This default
+     * runs {@code layerNorm} into {@code normed}, {@code project} into the three outs and two
+     * {@link #kvAppendStep}s; a backend may do it in one launch that writes the cache rows directly,
+     * leaving {@code normed}, {@code k.out()} and {@code v.out()} unspecified.
+     */
+    default void projectStep(Buffer x, Weight gain, Weight lnBias, Buffer normed, Projection q, Projection k,
+            Projection v, Buffer keys, Buffer values, long rowStride, Buffer step) {
+        layerNorm(x, 1, Math.toIntExact(q.w().cols()), gain, lnBias, normed);
+        project(normed, 1, q, k, v);
+        kvAppendStep(k.out(), keys, rowStride, step, Math.toIntExact(k.w().rows()));
+        kvAppendStep(v.out(), values, rowStride, step, Math.toIntExact(v.w().rows()));
+    }
+
+    /**
      * {@code out = gelu(conv1d(in, w, padding 1) + bias)} for a kernel of 3 taps, as Whisper's audio
      * front end has it. {@code in} is {@code [inChannels, inFrames]} when {@code channelMajor}
      * (the log-mel), else {@code [inFrames, inChannels]} (the first conv's output); {@code out} is

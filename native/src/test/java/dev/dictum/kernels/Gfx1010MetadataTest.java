@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class Gfx1010MetadataTest {
     /** Kernels run per layer or per token; the load-time converters may not even matter. */
     private static final Set<String> HOT = Set.of("gemm_f16", "gemv_f16", "layer_norm_f32", "conv1d_gelu_f16",
-            "attention_f32", "cross_attention_f32", "cross_attention_f32_hd64", "add_rows_f16", "embed_f16", "transpose_f32", "kv_append_f32");
+            "attention_f32", "cross_attention_f32", "cross_attention_f32_hd64", "add_rows_f16", "embed_f16",
+            "transpose_f32", "kv_append_f32", "gemv1_f16", "gemv1_ln_f16", "gemv3_1_f16", "gemv1_pipe_f16");
     private static final int ELFABIVERSION_AMDGPU_HSA_V4 = 2;
 
     /** Block size and dynamic LDS each kernel is launched with (ABI.md) at Whisper's shapes. */
@@ -34,7 +35,12 @@ class Gfx1010MetadataTest {
             // a large-v3 token on 40 CUs: 4 chunks of 375 keys; float4 partials of 4 x 128 floats
             "cross_attention_f32_hd64", new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64"),
             // a wave per row, GpuBackend.LAYER_NORM_BLOCK
-            "layer_norm_f32", new Launch(128, 0, null));
+            "layer_norm_f32", new Launch(128, 0, null),
+            // the decoder step's fused one-row GEMVs: x normalised into 4·d bytes of LDS (large-v3's d)
+            "gemv1_f16", new Launch(128, 0, null),
+            "gemv1_pipe_f16", new Launch(128, 0, null),
+            "gemv1_ln_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"),
+            "gemv3_1_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"));
 
     private final KernelResources res = new KernelResources();
 
@@ -128,6 +134,6 @@ class Gfx1010MetadataTest {
         Path out = Path.of("target/gfx1010-kernels.md");
         Files.writeString(out, t);
         System.out.print(t);
-        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 24);
+        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 28);
     }
 }

@@ -73,6 +73,12 @@ public final class GpuBackend implements Backend {
     private final DeviceBuffer crossPartials;
     private final DeviceBuffer crossTickets;
     private boolean closed;
+    /**
+     * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
+     * (one launch each), {@link #linear} as gemv1_f16 / gemv1_pipe_f16; DICTUM_GPU_FUSION=0 or {@link #fuseSteps} turns
+     * it off (A/B runs, tests of the unfused path: layer_norm_f32, gemv_f16, gemv3_f16, kv_append_f32).
+     */
+    private boolean fuse = !"0".equals(System.getenv("DICTUM_GPU_FUSION"));
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
     private String graphsRefused;
 
@@ -246,7 +252,18 @@ public final class GpuBackend implements Backend {
         KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                 .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
                 .i32(epilogueCode(epilogue));
-        if (rows <= GEMV_MAX_ROWS) {
+        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters()) { // gemv_f16's one-row pass: the same bits
+            KernelArgs one = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
+                    .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
+                    .i32(epilogueCode(epilogue));
+            int warp = device.props().warpSize();
+            if (pipelined(n, k, warp, buf(x).at(xOffset), weight(w).address())) {
+                kernel("gemv", "gemv1_pipe_f16").launch(stream, PIPE_BLOCKS_PER_SM * device.props().multiprocessors(),
+                        1, 1, GEMV_BLOCK, 0, one);
+            } else {
+                kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, one);
+            }
+        } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
         } else if (hiloFits(rows, w)) {
@@ -321,6 +338,122 @@ public final class GpuBackend implements Backend {
         gemmHilo(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
         return true;
     }
+
+    /**
+     * One row: the layer norm in gemv1_ln_f16's prologue (every block normalises x into its shared memory)
+     * where {@link #normLinearFused} allows (tiny's and small's short GEMVs); else layer_norm_f32 + linear.
+     */
+    @Override
+    public synchronized void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w,
+            Weight bias, Buffer out, Epilogue epilogue) {
+        int n = Math.toIntExact(w.rows());
+        int k = Math.toIntExact(w.cols());
+        if (!fuse || rows != 1 || !normLinearFused(n, k, device.props().sharedMemoryPerBlock())) {
+            Backend.super.normLinear(x, rows, gain, lnBias, normed, w, bias, out, epilogue);
+            return;
+        }
+        checkRange(buf(x), 0, k);
+        checkRange(buf(out), 0, n);
+        int grid = gemvGrid(n, k, device.props().warpSize());
+        kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, lnShared(k),
+                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
+                        .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
+                        .i32(n).i32(k).i32(epilogueCode(epilogue)));
+    }
+
+    /**
+     * One launch of gemv3_1_f16: the layer norm in its prologue, Q/K/V as blockIdx.y, K and V stored
+     * straight into the caches' row step[1]; else the default (layer norm, project, two appends).
+     */
+    @Override
+    public synchronized void projectStep(Buffer x, Weight gain, Weight lnBias, Buffer normed, Projection q,
+            Projection k, Projection v, Buffer keys, Buffer values, long rowStride, Buffer step) {
+        int n = Math.toIntExact(q.w().rows());
+        int cols = Math.toIntExact(q.w().cols());
+        boolean same = k.w().rows() == n && v.w().rows() == n && k.w().cols() == cols && v.w().cols() == cols;
+        if (!fuse || !same || !normFused(3L * n, cols, device.props().sharedMemoryPerBlock())) {
+            Backend.super.projectStep(x, gain, lnBias, normed, q, k, v, keys, values, rowStride, step);
+            return;
+        }
+        checkRange(buf(x), 0, cols);
+        checkRange(buf(q.out()), 0, n);
+        checkRange(buf(step), 0, 3);
+        checkRange(buf(keys), 0, n); // row step[1] is read on the device: the caller keeps it in range
+        checkRange(buf(values), 0, n);
+        KernelArgs a = new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address());
+        for (Projection p : new Projection[] {q, k, v}) {
+            Buffer o = p == q ? q.out() : p == k ? keys : values;
+            a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(buf(o).at(0));
+        }
+        a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
+        kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
+                lnShared(cols), a);
+    }
+
+    /**
+     * Whether a one-row GEMV runs as gemv1_pipe_f16 on a grid of {@link #PIPE_BLOCKS_PER_SM} blocks per
+     * SM: many columns (the logits; H100, kernel_bench: 51866 × 1280 in 49.6 µs instead of gemv1_f16's
+     * 53.3 and gemv_f16's 90.6, 51865 × 384 in 22.5 instead of 40.0 and 54.4), rows of one batch of
+     * 16-byte loads per lane and one warp per column (the kernel's fast path, gemv_f16's sum order:
+     * the same bits), 16-byte aligned.
+     */
+    static boolean pipelined(int n, int k, int warp, long x, long w) {
+        return n >= PIPE_MIN_COLUMNS && k % 8 == 0 && k / 8 <= 8 * warp && gemvSplit(k, GEMV_BLOCK / warp, warp) == 1
+                && x % 16 == 0 && w % 16 == 0;
+    }
+
+    static final int PIPE_MIN_COLUMNS = 16384;
+    /** 4 blocks of 128 per SM: all resident at gemv1_pipe_f16's 102 registers (sm_90), the best measured. */
+    static final int PIPE_BLOCKS_PER_SM = 4;
+
+    /**
+     * gemv1_f16 holds fewer registers than gemv_f16 under nvcc (sm_90: 95 vs 116, so 5 blocks of 128 per
+     * SM instead of 4), more under hipcc for gfx1010 (114 vs 94 VGPRs: 8 waves per SIMD instead of 10):
+     * a one-row linear takes it on CUDA only.
+     */
+    private boolean oneRowGemvHasFewerRegisters() {
+        return driver.api().equals("cuda");
+    }
+
+    /**
+     * Whether a one-row GEMV of {@code columns} outputs (all projections together) over rows of
+     * {@code k} may take its layer norm in the prologue: the row fits the block's shared memory (8·k
+     * bytes, at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few
+     * enough blocks that normalising the row in each costs less than the layer norm's own launch: not
+     * the 51866 logits (12967 blocks). gemv3_1_f16 (projectStep) is fused wherever this holds: it also
+     * drops the two appends (H100, kernel_bench graphs: d 1280 12.9 → 12.8 µs, 768 10.7 → 9.4, 384 8.6 →
+     * 4.8); a single GEMV only where {@link #normLinearFused} also holds.
+     */
+    static boolean normFused(long columns, int k, int sharedPerBlock) {
+        return k >= 1 && (long) lnShared(k) <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
+                && columns <= NORM_FUSED_MAX_COLUMNS;
+    }
+
+    /** Dynamic shared memory of gemv1_ln_f16 / gemv3_1_f16: the row (k floats) and its gain and bias (k half2). */
+    static int lnShared(int k) {
+        return Math.toIntExact(8L * k);
+    }
+
+    /**
+     * normLinear fused (gemv1_ln_f16) for small weights only: each block's prologue costs ~4 µs at k 1280
+     * (two round trips to L2 and two block reductions before the first FMA) and is paid once per wave of
+     * blocks, so it beats layer_norm_f32 + GEMV only while the GEMV is short. H100, kernel_bench graphs,
+     * LN + GEMV → fused: 384 × 384 5.7 → 4.3 µs, 1536 × 384 6.0 → 4.8, 768 × 768 6.2 → 5.7, but 1280 × 1280
+     * 7.6 → 7.9, 3072 × 768 8.5 → 9.9, 5120 × 1280 12.5 → 13.6: fused up to n·k = 2^20 weights.
+     */
+    static boolean normLinearFused(int n, int k, int sharedPerBlock) {
+        return normFused(n, k, sharedPerBlock) && (long) n * k <= NORM_LINEAR_FUSED_MAX_WEIGHTS;
+    }
+
+    static final long NORM_LINEAR_FUSED_MAX_WEIGHTS = 1L << 20;
+
+    /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
+    public synchronized void fuseSteps(boolean on) {
+        fuse = on;
+    }
+
+    static final int NORM_FUSED_MAX_SHARED = 32 * 1024;
+    static final long NORM_FUSED_MAX_COLUMNS = 16384;
 
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {

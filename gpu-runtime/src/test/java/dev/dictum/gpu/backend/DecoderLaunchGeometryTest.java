@@ -31,6 +31,36 @@ class DecoderLaunchGeometryTest {
     }
 
     @Test
+    void theLayerNormIsFusedIntoTheStepsGemvsButNotTheLogits() {
+        int shared = 48 * 1024;
+        assertThat(GpuBackend.normFused(3 * 1280, 1280, shared)).as("large-v3 Q/K/V").isTrue();
+        assertThat(GpuBackend.normFused(5120, 1280, shared)).as("large-v3 MLP up").isTrue();
+        assertThat(GpuBackend.normFused(1536, 384, shared)).as("tiny MLP up").isTrue();
+        assertThat(GpuBackend.normFused(51866, 1280, shared)).as("logits: 12967 prologues").isFalse();
+        assertThat(GpuBackend.normFused(100, 4096, shared)).as("32 KiB of row, gain and bias").isTrue();
+        assertThat(GpuBackend.normFused(100, 4097, shared)).as("past 32 KiB").isFalse();
+        assertThat(GpuBackend.normFused(100, 1280, 4096)).as("a device with 4 KiB per block").isFalse();
+        // a single GEMV only while short (measured: the prologue costs more than a launch past ~2^20 weights)
+        assertThat(GpuBackend.normLinearFused(384, 384, shared)).as("tiny cross query").isTrue();
+        assertThat(GpuBackend.normLinearFused(1536, 384, shared)).as("tiny MLP up").isTrue();
+        assertThat(GpuBackend.normLinearFused(768, 768, shared)).as("small cross query").isTrue();
+        assertThat(GpuBackend.normLinearFused(3072, 768, shared)).as("small MLP up").isFalse();
+        assertThat(GpuBackend.normLinearFused(1280, 1280, shared)).as("large-v3 cross query").isFalse();
+        assertThat(GpuBackend.normLinearFused(5120, 1280, shared)).as("large-v3 MLP up").isFalse();
+    }
+
+    @Test
+    void onlyTheLogitsRunPipelined() {
+        assertThat(GpuBackend.pipelined(51866, 1280, 32, 0, 256)).as("large-v3 logits").isTrue();
+        assertThat(GpuBackend.pipelined(51865, 384, 32, 0, 256)).as("tiny logits").isTrue();
+        assertThat(GpuBackend.pipelined(5120, 1280, 32, 0, 256)).as("MLP up").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1284, 32, 0, 256)).as("k % 8 != 0").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1280, 32, 4, 256)).as("x not 16-byte aligned").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 2048, 32, 0, 256)).as("k 2048: split over 2 warps").isFalse();
+        assertThat(GpuBackend.pipelined(51866, 1280, 64, 0, 256)).as("wave64").isTrue();
+    }
+
+    @Test
     void crossChunksFillTheGpuAndFitTheSlots() {
         assertThat(GpuBackend.crossChunks(1, 1500, 20, 64, 132)).isEqualTo(14); // large-v3 token, H100
         assertThat(GpuBackend.crossChunks(1, 1500, 6, 64, 132)).isEqualTo(24); // tiny: 64-key floor

@@ -311,17 +311,15 @@ final class KvDecoderState implements DecoderState {
         for (int l = 0; l < dec.blocks.length; l++) {
             BlockWeights blk = dec.blocks[l];
             AttentionWeights sa = blk.attn();
-            be.layerNorm(s.x, 1, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
-            be.project(s.h, 1, new Projection(sa.query(), sa.queryBias(), s.q), new Projection(sa.key(), null, s.kNew),
-                    new Projection(sa.value(), sa.valueBias(), s.vNew));
-            be.kvAppendStep(s.kNew, keys[l], n, step, n);
-            be.kvAppendStep(s.vNew, values[l], n, step, n);
+            // Layer norm, Q/K/V and the cache appends: one launch on the GPU (gemv3_1_f16).
+            be.projectStep(s.x, blk.attnLn().gain(), blk.attnLn().bias(), s.h,
+                    new Projection(sa.query(), sa.queryBias(), s.q), new Projection(sa.key(), null, s.kNew),
+                    new Projection(sa.value(), sa.valueBias(), s.vNew), keys[l], values[l], n, step);
             be.attentionStep(s.q, keys[l], values[l], n, step, heads, n / heads, s.att);
             be.linear(s.att, 0, 1, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
             crossAndMlp(l, 1, s, window);
         }
-        be.layerNorm(s.x, 1, n, dec.ln.gain(), dec.ln.bias(), last);
-        be.linear(last, 0, 1, dec.tokens, null, logits, 0, Epilogue.NONE);
+        be.normLinear(s.x, 1, dec.ln.gain(), dec.ln.bias(), last, dec.tokens, null, logits, Epilogue.NONE);
     }
 
     private void dropGraph() {
@@ -354,14 +352,15 @@ final class KvDecoderState implements DecoderState {
     private void crossAndMlp(int l, int rows, Scratch s, WindowBuffers w) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights ca = blk.cross();
-        be.layerNorm(s.x, rows, n, blk.crossLn().gain(), blk.crossLn().bias(), s.h);
-        be.linear(s.h, 0, rows, ca.query(), ca.queryBias(), s.q, 0, Epilogue.NONE);
+        // normLinear: the layer norm in the GEMV's prologue for one row (the step), else as two ops.
+        be.normLinear(s.x, rows, blk.crossLn().gain(), blk.crossLn().bias(), s.h, ca.query(), ca.queryBias(), s.q,
+                Epilogue.NONE);
         be.crossAttention(s.q, rows, w.crossKeysT[l], w.keysStride, w.crossValues[l], w.frames, heads, n / heads,
                 s.att);
         be.linear(s.att, 0, rows, ca.out(), ca.outBias(), s.x, 0, Epilogue.ADD);
 
-        be.layerNorm(s.x, rows, n, blk.mlpLn().gain(), blk.mlpLn().bias(), s.h);
-        be.linear(s.h, 0, rows, blk.mlpUp(), blk.mlpUpBias(), s.mlp, 0, Epilogue.GELU);
+        be.normLinear(s.x, rows, blk.mlpLn().gain(), blk.mlpLn().bias(), s.h, blk.mlpUp(), blk.mlpUpBias(), s.mlp,
+                Epilogue.GELU);
         be.linear(s.mlp, 0, rows, blk.mlpDown(), blk.mlpDownBias(), s.x, 0, Epilogue.ADD);
     }
 

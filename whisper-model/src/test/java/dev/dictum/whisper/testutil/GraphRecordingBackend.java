@@ -97,6 +97,8 @@ public final class GraphRecordingBackend {
                         inner[j] = new Backend.Projection(ps[j].w(), ps[j].bias(), unwrap(m, ps[j].out()));
                     }
                     raw[i] = inner;
+                } else if (raw[i] instanceof Backend.Projection p) { // projectStep's: one record each
+                    raw[i] = new Backend.Projection(p.w(), p.bias(), unwrap(m, p.out()));
                 } else if (raw[i] instanceof Buffer b) {
                     raw[i] = unwrap(m, b);
                 }

@@ -1,0 +1,108 @@
+package dev.dictum.whisper.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.backend.GpuBackend;
+import dev.dictum.gpu.device.GpuDriver;
+import dev.dictum.whisper.decode.TranscribeOptions;
+import dev.dictum.whisper.mel.LogMel;
+import dev.dictum.whisper.model.DecoderState;
+import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.WhisperModel;
+import dev.dictum.whisper.session.WhisperEngine;
+import dev.dictum.whisper.testutil.TestData;
+import dev.dictum.whisper.tokenizer.SpecialTokens;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The decoder step with its layer norms in the GEMVs' prologue and the K/V appends in the
+ * projection's epilogue (issue 12: Backend.normLinear / projectStep, gemv1_f16 / gemv3_1_f16) gives
+ * the unfused step's logits (DICTUM_GPU_FUSION=0's path: layer_norm_f32, gemv3_f16, kv_append_f32)
+ * within 1e-5 at every position of a greedy decode — both fed the same tokens, the unfused run's
+ * argmax — and the same transcript; with graphs (CUDA: the fused step captured and replayed) and
+ * eagerly (HIP has no graphs; CUDA with graphs refused).
+ */
+class GpuStepFusionTest {
+    private static final Path MODEL = TestData.model("toy-en/ggml-toy-en-q8_0.bin");
+    private static final Path WAV = TestData.data("toy-en-samples", "sample_01.wav");
+
+    private static GpuDriver driver(String api) {
+        assumeTrue(Files.isRegularFile(MODEL) && Files.isRegularFile(WAV), "skipped: toy-en q8_0 is missing");
+        try (GpuBackend probe = Backends.openGpu(api)) {
+            return probe.driver();
+        } catch (IllegalArgumentException e) {
+            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
+            throw e;
+        }
+    }
+
+    /** Each step's logits when fed {@code tokens} after the prompt (or, if null, its own argmax). */
+    private static List<float[]> stepLogits(WhisperModel m, float[] audio, List<Integer> tokens) {
+        SpecialTokens sp = m.vocabulary().specials();
+        List<float[]> out = new ArrayList<>();
+        try (EncodedAudio enc = m.encode(new LogMel(m.dims().nMels()).window(audio));
+                DecoderState state = m.newDecoder(1)) {
+            float[][] logits = new float[1][m.dims().nVocab()];
+            state.reset(enc, 1);
+            state.feed(new int[][] {{sp.sot(), sp.noTimestamps()}}, logits);
+            for (int i = 0; state.length() < m.dims().nTextCtx() && i < 150; i++) {
+                if (tokens.size() <= i) {
+                    int best = 0;
+                    for (int t = 1; t < logits[0].length; t++) {
+                        best = logits[0][t] > logits[0][best] ? t : best;
+                    }
+                    tokens.add(best);
+                }
+                state.feed(new int[][] {{tokens.get(i)}}, logits);
+                out.add(logits[0].clone());
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda graphs", "cuda eager", "hip eager"})
+    void theFusedStepGivesTheUnfusedStepsLogitsAndTranscript(String how) throws Exception {
+        GpuDriver real = driver(how.split(" ")[0]);
+        float[] audio = TestData.wav16kMono(WAV);
+        GpuBackend fused = new GpuBackend(real, 0);
+        GpuBackend unfused = new GpuBackend(real, 0);
+        unfused.fuseSteps(false);
+        if (how.endsWith("eager")) {
+            fused.refuseGraphs("test: eager steps");
+            unfused.refuseGraphs("test: eager steps");
+        }
+        try (WhisperEngine f = WhisperEngine.load(MODEL, fused); WhisperEngine u = WhisperEngine.load(MODEL, unfused)) {
+            List<Integer> tokens = new ArrayList<>();
+            List<float[]> want = stepLogits(u.model(), audio, tokens);
+            List<float[]> got = stepLogits(f.model(), audio, tokens);
+            assertThat(got).hasSameSizeAs(want);
+            for (int i = 0; i < want.size(); i++) {
+                assertThat(relErr(got.get(i), want.get(i))).as("logits of step %d", i).isLessThanOrEqualTo(1e-5);
+            }
+            if (how.equals("cuda graphs")) {
+                assertThat(fused.graphsRefused()).as("graphs refused").isNull();
+            }
+            TranscribeOptions o = TranscribeOptions.defaults();
+            assertThat(f.transcribe(audio, o).strippedText()).isEqualTo(u.transcribe(audio, o).strippedText());
+        }
+    }
+
+    private static double relErr(float[] got, float[] want) {
+        double num = 0;
+        double den = 0;
+        for (int i = 0; i < want.length; i++) {
+            double d = (double) got[i] - want[i];
+            num += Double.isNaN(d) ? Double.POSITIVE_INFINITY : d * d;
+            den += (double) want[i] * want[i];
+        }
+        return Math.sqrt(num / den);
+    }
+}
