@@ -1,5 +1,6 @@
 package dev.dictum.whisper.decode;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -12,9 +13,11 @@ import java.util.random.RandomGenerator;
  * producing eot at no cost; decoding is complete when every row has.
  *
  * <p>At temperature 0 the choice is the argmax, which the log-probability does not change: that
- * log-probability (a log-sum-exp over the vocabulary) is computed on a {@link SideThread} while the
- * caller runs the next decoder step, and added at the next update or at {@link #finish}, in step
- * order, with the same arithmetic: the sums are the same bits as computed inline.
+ * log-probability (a log-sum-exp over the vocabulary, ~0.25 ms) is computed on a {@link SideThread}
+ * while the caller runs the next decoder steps, and added in step order, with the same arithmetic
+ * (the sums are the same bits as computed inline), once {@value #IN_FLIGHT} steps are pending or at
+ * {@link #finish}. Several in flight, not one: a GPU step of a small model (tiny: ~0.3 ms) is as short
+ * as the sum, and waiting for each step's sum before the next made the loop host-bound.
  */
 final class GreedyDecoder implements TokenDecoder {
     private final double temperature;
@@ -23,13 +26,28 @@ final class GreedyDecoder implements TokenDecoder {
     private final RandomGenerator rng;
     private final int[] next;
     private final float[] nextLogprobs;
-    /** The last step's filtered rows (copies) and chosen tokens, whose log-probabilities are pending. */
-    private final float[][] pendingRows;
-    private final int[] pendingTokens;
-    private final boolean[] pendingRow;
-    private final double[] pendingLogprobs;
-    private int pendingAt = -1;
-    private Future<?> pending;
+    /** Steps whose log-probabilities may be pending at once (bounds the side thread's backlog). */
+    static final int IN_FLIGHT = 8;
+    /** Pending steps, oldest first; settled ones are kept for reuse (their row copies are 200 KB). */
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final ArrayDeque<Pending> spare = new ArrayDeque<>();
+
+    /** One step's filtered rows (copies), chosen tokens and, once computed, their log-probabilities. */
+    private static final class Pending {
+        final float[][] rows;
+        final int[] tokens;
+        final boolean[] used;
+        final double[] logprobs;
+        int at;
+        Future<?> done;
+
+        Pending(int batch) {
+            rows = new float[batch][];
+            tokens = new int[batch];
+            used = new boolean[batch];
+            logprobs = new double[batch];
+        }
+    }
 
     GreedyDecoder(double temperature, int eot, int sampleBegin, int batch, RandomGenerator rng) {
         if (temperature > 0 && rng == null) {
@@ -41,19 +59,18 @@ final class GreedyDecoder implements TokenDecoder {
         this.rng = rng;
         this.next = new int[batch];
         this.nextLogprobs = new float[batch];
-        this.pendingRows = new float[batch][];
-        this.pendingTokens = new int[batch];
-        this.pendingRow = new boolean[batch];
-        this.pendingLogprobs = new double[batch];
     }
 
     @Override
     public boolean update(SequenceBatch batch, float[][] logits) {
-        settle(batch);
+        while (pending.size() >= IN_FLIGHT) {
+            settleOldest(batch);
+        }
+        Pending p = spare.isEmpty() ? new Pending(batch.size()) : spare.poll();
         boolean completed = true;
         boolean deferred = false;
         for (int r = 0; r < batch.size(); r++) {
-            pendingRow[r] = false;
+            p.used[r] = false;
             if (batch.last(r) == eot) {
                 next[r] = eot;
                 nextLogprobs[r] = 0;
@@ -62,15 +79,15 @@ final class GreedyDecoder implements TokenDecoder {
             float[] row = logits[r];
             if (temperature == 0) {
                 int token = LogitMath.argmax(row);
-                if (pendingRows[r] == null) {
-                    pendingRows[r] = new float[row.length];
+                if (p.rows[r] == null || p.rows[r].length != row.length) {
+                    p.rows[r] = new float[row.length];
                 }
-                System.arraycopy(row, 0, pendingRows[r], 0, row.length); // the caller reuses `row`
-                pendingTokens[r] = token;
-                pendingRow[r] = true;
+                System.arraycopy(row, 0, p.rows[r], 0, row.length); // the caller reuses `row`
+                p.tokens[r] = token;
+                p.used[r] = true;
                 deferred = true;
                 next[r] = token;
-                nextLogprobs[r] = 0; // set by settle()
+                nextLogprobs[r] = 0; // set when settled
                 completed &= token == eot;
                 continue;
             }
@@ -83,31 +100,40 @@ final class GreedyDecoder implements TokenDecoder {
         }
         batch.append(next, nextLogprobs);
         if (deferred) {
-            pendingAt = batch.length() - 1;
-            pending = SideThread.EXECUTOR.submit(() -> {
-                for (int r = 0; r < pendingRow.length; r++) {
-                    if (pendingRow[r]) {
-                        float[] row = pendingRows[r];
-                        pendingLogprobs[r] = row[pendingTokens[r]] - LogitMath.logSumExp(row, 0, row.length);
+            p.at = batch.length() - 1;
+            Pending step = p;
+            p.done = SideThread.EXECUTOR.submit(() -> {
+                for (int r = 0; r < step.used.length; r++) {
+                    if (step.used[r]) {
+                        float[] row = step.rows[r];
+                        step.logprobs[r] = row[step.tokens[r]] - LogitMath.logSumExp(row, 0, row.length);
                     }
                 }
             });
+            pending.add(p);
+        } else {
+            spare.add(p);
         }
         return completed;
     }
 
-    /** Waits for the pending log-probabilities and adds them where update() would have, in step order. */
-    private void settle(SequenceBatch batch) {
-        if (pending == null) {
-            return;
-        }
-        SideThread.get(pending);
-        pending = null;
+    /** Waits for the oldest pending step and adds its log-probabilities where update() would have. */
+    private void settleOldest(SequenceBatch batch) {
+        Pending p = pending.poll();
+        SideThread.get(p.done);
+        p.done = null;
         for (int r = 0; r < batch.size(); r++) {
-            if (pendingRow[r]) {
-                batch.sumLogprobs[r] += pendingLogprobs[r];
-                batch.logprobs[r][pendingAt] = (float) pendingLogprobs[r];
+            if (p.used[r]) {
+                batch.sumLogprobs[r] += p.logprobs[r];
+                batch.logprobs[r][p.at] = (float) p.logprobs[r];
             }
+        }
+        spare.add(p);
+    }
+
+    private void settle(SequenceBatch batch) {
+        while (!pending.isEmpty()) {
+            settleOldest(batch);
         }
     }
 
