@@ -29,7 +29,8 @@ scripts/e2e-desktop.sh --unplug-mic 1.5 testdata/data/toy-en-samples/sample_03.w
 scripts/e2e-desktop.sh --insert paste --disk-full
 # 7. A 100 s dictation in one hold: the six toy-en sentences three times over, 1.2 s of quiet between
 #    (issue 13: it arrived garbled from the 5th sentence on when 30 s windows cut sentences). Pieces are
-#    cut at the pauses; without prompts (the toy was trained without them) each is one exact sentence.
+#    cut at the pauses; with DEFAULT settings (issue 23: no flag) the pieces are not prompted with the
+#    text before them (the toy was trained without prompts), so each is one exact sentence.
 sox -n -r 16000 -c 1 -b 16 "$out/pause.wav" trim 0 1.2
 long=()
 long_text=""
@@ -40,7 +41,7 @@ for round in 1 2 3; do
   done
 done
 sox "${long[@]}" "$out/long-100s.wav"
-scripts/e2e-desktop.sh --insert paste --no-prompt-pieces "$out/long-100s.wav" "${long_text# }"
+scripts/e2e-desktop.sh --insert paste "$out/long-100s.wav" "${long_text# }"
 scripts/e2e-desktop.sh --wm openbox --expect-no-leak --insert paste testdata/data/toy-en-samples/sample_04.wav
 echo "e2e: all desktop runs passed"
 source scripts/java-env.sh

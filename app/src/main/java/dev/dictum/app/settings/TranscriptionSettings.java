@@ -16,7 +16,9 @@ import java.util.List;
  * @param noSpeechThreshold a window whose no-speech probability is above this is silent
  * @param vocabulary names and jargon the model should expect, separated by commas or new lines
  * @param conditionOnPreviousText prompt each piece of a long dictation with the text before it
- *        (OpenAI's condition_on_previous_text); off for models trained without prompts
+ *        (OpenAI's condition_on_previous_text). Off by default, as whisper.cpp (no_context): a
+ *        piece then depends only on its own audio and the user's prompt, so one misheard piece
+ *        cannot derail the next, and models trained without prompts stay exact
  * @param audioCtx encoder context for dictations up to 30 s: full (Whisper's 30-second window, the
  *        default), auto (the speech length, faster, less accurate with stock models) or a number of
  *        encoder positions 1..1500 (whisper.cpp's audio_ctx); see docs/benchmarks.md
@@ -38,7 +40,7 @@ public record TranscriptionSettings(
     private static final Boolean D_TEMPERATUREFALLBACK = true;
     private static final Double D_NOSPEECHTHRESHOLD = 0.6;
     private static final String D_VOCABULARY = "";
-    private static final Boolean D_CONDITIONONPREVIOUSTEXT = true;
+    private static final Boolean D_CONDITIONONPREVIOUSTEXT = false;
     private static final String D_AUDIOCTX = "full";
 
     public TranscriptionSettings {
