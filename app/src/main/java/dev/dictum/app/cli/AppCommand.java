@@ -1,6 +1,6 @@
 package dev.dictum.app.cli;
 
-import dev.dictum.app.platform.AppDirs;
+import dev.dictum.app.files.AppDirs;
 import dev.dictum.app.ui.DesktopApp;
 import java.nio.file.Files;
 import java.nio.file.Path;

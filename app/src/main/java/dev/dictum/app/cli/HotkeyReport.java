@@ -1,8 +1,8 @@
 package dev.dictum.app.cli;
 
+import dev.dictum.app.files.AppDirs;
 import dev.dictum.app.hotkey.HotkeyCheck;
-import dev.dictum.app.platform.AppDirs;
-import dev.dictum.app.platform.x11.X11Grabs;
+import dev.dictum.app.os.x11.X11Grabs;
 import dev.dictum.app.settings.SettingsStore;
 import java.io.PrintWriter;
 

@@ -72,7 +72,7 @@ final class OneLineErrors implements CommandLine.IExecutionExceptionHandler, Com
             try {
                 java.nio.file.Path p = java.nio.file.Path.of(head);
                 if (p.isAbsolute()) {
-                    return dev.dictum.app.platform.PathText.quoted(p) + message.substring(colon);
+                    return dev.dictum.app.files.PathText.quoted(p) + message.substring(colon);
                 }
             } catch (java.nio.file.InvalidPathException ex) {
                 return message;

@@ -1,5 +1,7 @@
 package dev.dictum.app.dictation;
 
+import dev.dictum.app.os.KeyboardState;
+import dev.dictum.app.os.TargetWindow;
 /**
  * Whether a dictation starts with a space, so that two dictated sentences do not run together
  * ("late.We are"). No platform API here tells what is left of the caret in any application (X11

@@ -1,5 +1,6 @@
 package dev.dictum.app.dictation;
 
+import dev.dictum.app.os.TargetWindow;
 import dev.dictum.audio.capture.AudioSink;
 import dev.dictum.audio.vad.SpeechTrimmer;
 import dev.dictum.audio.vad.VoiceActivityDetector;

@@ -1,11 +1,11 @@
 package dev.dictum.app.dictation;
 
+import dev.dictum.app.files.OwnerOnly;
 import dev.dictum.audio.WavWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import dev.dictum.app.platform.OwnerOnly;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -63,7 +63,7 @@ public final class RecordingsFolder {
             return "the disk is full";
         }
         if (e instanceof java.nio.file.AccessDeniedException) {
-            return "no permission to write in " + dev.dictum.app.platform.PathText.quoted(e instanceof
+            return "no permission to write in " + dev.dictum.app.files.PathText.quoted(e instanceof
                     java.nio.file.FileSystemException f && f.getFile() != null ? f.getFile() : ".");
         }
         return m;

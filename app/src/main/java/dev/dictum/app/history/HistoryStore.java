@@ -1,9 +1,8 @@
 package dev.dictum.app.history;
 
-import dev.dictum.app.platform.OwnerOnly;
+import dev.dictum.app.files.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,8 +1,8 @@
 package dev.dictum.app.hotkey;
 
 import com.github.kwhat.jnativehook.GlobalScreen;
-import com.github.kwhat.jnativehook.NativeInputEvent;
 import com.github.kwhat.jnativehook.NativeHookException;
+import com.github.kwhat.jnativehook.NativeInputEvent;
 import com.github.kwhat.jnativehook.dispatcher.VoidDispatchService;
 import com.github.kwhat.jnativehook.keyboard.NativeKeyEvent;
 import com.github.kwhat.jnativehook.keyboard.NativeKeyListener;
@@ -10,9 +10,11 @@ import com.github.kwhat.jnativehook.mouse.NativeMouseEvent;
 import com.github.kwhat.jnativehook.mouse.NativeMouseListener;
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationState;
-import dev.dictum.app.dictation.KeyboardState;
 import dev.dictum.app.hotkey.HotkeyTracker.Action;
 import dev.dictum.app.hotkey.HotkeyTracker.Event;
+import dev.dictum.app.os.Grab;
+import dev.dictum.app.os.KeyGrabs;
+import dev.dictum.app.os.KeyboardState;
 import dev.dictum.app.settings.HotkeySettings;
 import java.lang.reflect.Method;
 import java.util.EnumMap;
@@ -162,7 +164,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
             grabs.hold(GrabPlan.grabs(bindings, recording)).forEach((g, why) -> {
                 LOG.warn("cannot keep {} from other windows: {}", g, why);
                 if (reported.add(g)) {
-                    problems.accept(g.hotkey() + " also reaches other windows: " + why
+                    problems.accept(g.exact() + " also reaches other windows: " + why
                             + " (choose another hotkey in Settings)");
                 }
             });

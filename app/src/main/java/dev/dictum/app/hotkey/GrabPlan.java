@@ -1,6 +1,8 @@
 package dev.dictum.app.hotkey;
 
 import dev.dictum.app.hotkey.HotkeyTracker.Action;
+import dev.dictum.app.os.Grab;
+import dev.dictum.app.os.Modifier;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -27,10 +29,22 @@ final class GrabPlan {
     static Set<Grab> grabs(Map<Action, Hotkey> bindings, boolean recording) {
         Set<Grab> out = new LinkedHashSet<>();
         bindings.forEach((a, h) -> {
-            if (held(a, recording) && Grab.possible(h)) {
-                out.add(new Grab(h, a == Action.CANCEL));
+            if (held(a, recording) && possible(h)) {
+                out.add(grab(h, a == Action.CANCEL));
             }
         });
         return out;
+    }
+
+    /** Whether a combination can be held without taking a modifier away from the user. */
+    static boolean possible(Hotkey h) {
+        return h.trigger() != null && h.trigger().modifier() == null;
+    }
+
+    /** What the OS is asked to hold for a combination that is {@link #possible}. */
+    static Grab grab(Hotkey h, boolean anyModifiers) {
+        Input t = h.trigger();
+        return t.kind() == Input.Kind.KEY ? new Grab(h.modifiers(), t.displayName(), 0, anyModifiers)
+                : new Grab(h.modifiers(), null, t.code(), anyModifiers);
     }
 }

@@ -1,5 +1,7 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Grab;
+import dev.dictum.app.os.KeyGrabs;
 import dev.dictum.app.settings.HotkeySettings;
 import java.util.ArrayList;
 import java.util.List;

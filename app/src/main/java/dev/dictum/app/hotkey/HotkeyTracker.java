@@ -1,5 +1,6 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Modifier;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -1,5 +1,6 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Modifier;
 /**
  * One physical key or mouse button, as the global hook reports it.
  *

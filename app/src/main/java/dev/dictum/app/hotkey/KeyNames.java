@@ -1,6 +1,7 @@
 package dev.dictum.app.hotkey;
 
 import com.github.kwhat.jnativehook.keyboard.NativeKeyEvent;
+import dev.dictum.app.os.Modifier;
 import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Locale;

@@ -1,6 +1,7 @@
 package dev.dictum.app.hotkey;
 
 import dev.dictum.app.hotkey.HotkeyTracker.Event;
+import dev.dictum.app.os.Modifier;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package dev.dictum.app.insert;
 
 import dev.dictum.app.dictation.TextOutput;
+import dev.dictum.app.os.UnicodeTyper;
 import dev.dictum.app.settings.InsertionSettings;
 
 /** Paste, type or clipboard only, as the settings say. */

@@ -1,6 +1,5 @@
 package dev.dictum.app.settings;
 
-import dev.dictum.app.hotkey.Hotkey;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,20 +17,6 @@ final class Checks {
         if (!(value >= min && value <= max)) {
             out.add(new SettingProblem(field, "must be between " + fmt(min) + " and " + fmt(max) + unit
                     + ", not " + fmt(value)));
-        }
-    }
-
-    /** A hotkey text; empty means "none" where {@code optional}. */
-    static void hotkey(List<SettingProblem> out, String field, String text, boolean optional) {
-        if (text.isBlank()) {
-            if (!optional) {
-                out.add(new SettingProblem(field, "a hotkey is required"));
-            }
-            return;
-        }
-        String p = Hotkey.problem(text);
-        if (p != null) {
-            out.add(new SettingProblem(field, p));
         }
     }
 

@@ -41,15 +41,14 @@ public record HotkeySettings(
         return new HotkeySettings(D_MODE, D_DICTATE, D_CANCEL, D_STOPANDENTER, D_PASTELAST, D_TAPMILLIS);
     }
 
-    /** Every invalid value with the reason ("hotkeys.field"), empty when all are valid. */
+    /**
+     * The invalid values this group can tell by itself (the tap time), with the reason
+     * ("hotkeys.field"). Whether a text is a hotkey is {@code hotkey.HotkeyRule}'s to say;
+     * {@link Settings#problems()} asks both.
+     */
     public List<SettingProblem> problems() {
         List<SettingProblem> out = new ArrayList<>();
-        Checks.hotkey(out, "hotkeys.dictate", dictate, false);
-        Checks.hotkey(out, "hotkeys.cancel", cancel, true);
-        Checks.hotkey(out, "hotkeys.stopAndEnter", stopAndEnter, true);
-        Checks.hotkey(out, "hotkeys.pasteLast", pasteLast, true);
         Checks.range(out, "hotkeys.tapMillis", tapMillis, 100, 2000, " ms");
-        HotkeyConflicts.check(out, this);
         return out;
     }
 

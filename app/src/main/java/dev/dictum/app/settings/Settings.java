@@ -49,8 +49,18 @@ public record Settings(
         return out;
     }
 
-    /** The invalid values of one group. */
+    /** The invalid values of one group: its own checks, then the {@link SettingsRule}s for it. */
     public List<SettingProblem> problems(SettingsGroup group) {
+        List<SettingProblem> out = new ArrayList<>(ownProblems(group));
+        for (SettingsRule r : SettingsRule.installed()) {
+            if (r.group() == group) {
+                out.addAll(r.problems(this));
+            }
+        }
+        return out;
+    }
+
+    private List<SettingProblem> ownProblems(SettingsGroup group) {
         return switch (group) {
             case GENERAL -> general.problems();
             case HOTKEYS -> hotkeys.problems();

@@ -3,7 +3,7 @@ package dev.dictum.app.settings;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.dictum.app.platform.OwnerOnly;
+import dev.dictum.app.files.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

@@ -35,7 +35,7 @@ public final class SettingsProblemWindow {
         top.setAlignment(Pos.CENTER_LEFT);
         // The path has its own field below: the sentence ends at what was wrong.
         Label what = new Label(backup == null ? notice : notice.replace("; your old file is kept as "
-                + dev.dictum.app.platform.PathText.quoted(backup) + ".", "."));
+                + dev.dictum.app.files.PathText.quoted(backup) + ".", "."));
         what.setWrapText(true);
         VBox body = new VBox(12, top, what);
         if (backup != null) {

@@ -1,5 +1,8 @@
 package dev.dictum.app.dictation;
 
+import dev.dictum.app.os.FocusTracker;
+import dev.dictum.app.os.KeyboardState;
+import dev.dictum.app.os.TargetWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.engine.EngineManager;

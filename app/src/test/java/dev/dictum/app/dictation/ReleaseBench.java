@@ -1,6 +1,7 @@
 package dev.dictum.app.dictation;
 
 import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.os.TargetWindow;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;

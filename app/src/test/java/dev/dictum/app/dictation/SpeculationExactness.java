@@ -1,5 +1,6 @@
 package dev.dictum.app.dictation;
 
+import dev.dictum.app.os.TargetWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.engine.WhisperDictationEngine;

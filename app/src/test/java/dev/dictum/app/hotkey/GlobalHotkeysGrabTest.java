@@ -1,13 +1,15 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Grab;
+import dev.dictum.app.os.KeyGrabs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationEngine;
 import dev.dictum.app.dictation.EngineProvider;
-import dev.dictum.app.dictation.FocusTracker;
-import dev.dictum.app.dictation.KeyboardState;
 import dev.dictum.app.dictation.RecordingsFolder;
+import dev.dictum.app.os.FocusTracker;
+import dev.dictum.app.os.KeyboardState;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.audio.capture.AudioSink;
 import dev.dictum.audio.capture.AudioSource;
@@ -36,8 +38,8 @@ class GlobalHotkeysGrabTest {
 
         @Override
         public Map<Grab, String> hold(Set<Grab> grabs) {
-            held = grabs.stream().filter(g -> !taken.contains(g.hotkey().toString())).collect(Collectors.toSet());
-            return grabs.stream().filter(g -> taken.contains(g.hotkey().toString()))
+            held = grabs.stream().filter(g -> !taken.contains(g.exact().toString())).collect(Collectors.toSet());
+            return grabs.stream().filter(g -> taken.contains(g.exact().toString()))
                     .collect(Collectors.toMap(g -> g, g -> "another program holds it"));
         }
 

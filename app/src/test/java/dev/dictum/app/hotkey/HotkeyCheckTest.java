@@ -1,5 +1,7 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Grab;
+import dev.dictum.app.os.KeyGrabs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.settings.Settings;
@@ -18,7 +20,7 @@ class HotkeyCheckTest {
             public Map<Grab, String> hold(Set<Grab> grabs) {
                 held.clear();
                 held.addAll(grabs);
-                return grabs.stream().filter(g -> g.hotkey().toString().equals("Ctrl+Alt+V")).findFirst()
+                return grabs.stream().filter(g -> g.exact().toString().equals("Ctrl+Alt+V")).findFirst()
                         .map(g -> Map.of(g, "another program holds it")).orElse(Map.of());
             }
 

@@ -1,5 +1,6 @@
 package dev.dictum.app.hotkey;
 
+import dev.dictum.app.os.Modifier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -68,12 +68,12 @@ class KeySwallowerTest {
     @Test
     void theGrabPlanHoldsEscapeAndEnterOnlyWhileRecordingAndNeverModifierCombinations() {
         assertThat(GrabPlan.grabs(bindings, false)).containsExactlyInAnyOrder(
-                new Grab(Hotkey.parse("Ctrl+Alt+Space"), false), new Grab(Hotkey.parse("Ctrl+Alt+V"), false));
+                GrabPlan.grab(Hotkey.parse("Ctrl+Alt+Space"), false), GrabPlan.grab(Hotkey.parse("Ctrl+Alt+V"), false));
         assertThat(GrabPlan.grabs(bindings, true)).containsExactlyInAnyOrder(
-                new Grab(Hotkey.parse("Ctrl+Alt+Space"), false), new Grab(Hotkey.parse("Ctrl+Alt+V"), false),
-                new Grab(Hotkey.parse("Escape"), true), new Grab(Hotkey.parse("Ctrl+Alt+Enter"), false));
+                GrabPlan.grab(Hotkey.parse("Ctrl+Alt+Space"), false), GrabPlan.grab(Hotkey.parse("Ctrl+Alt+V"), false),
+                GrabPlan.grab(Hotkey.parse("Escape"), true), GrabPlan.grab(Hotkey.parse("Ctrl+Alt+Enter"), false));
         assertThat(GrabPlan.grabs(Map.of(DICTATE, Hotkey.parse("Ctrl+Super")), true)).isEmpty();
         assertThat(GrabPlan.grabs(Map.of(DICTATE, Hotkey.parse("Mouse4")), false))
-                .containsExactly(new Grab(Hotkey.parse("Mouse4"), false));
+                .containsExactly(GrabPlan.grab(Hotkey.parse("Mouse4"), false));
     }
 }

@@ -118,7 +118,7 @@ public final class ModelDownloader implements AutoCloseable {
         }
         Path staging = stagingPath(variant, modelsDir);
         try {
-            dev.dictum.app.platform.OwnerOnly.createDirectories(staging); // folders Dictum creates are the user's alone
+            dev.dictum.app.files.OwnerOnly.createDirectories(staging); // folders Dictum creates are the user's alone
         } catch (IOException e) {
             throw new DownloadFailure(Reason.STORAGE, "cannot create " + staging + ": " + FileFetcher.describe(e), e);
         }

@@ -2,13 +2,13 @@ package dev.dictum.app.ui.kit;
 
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.dictation.DictationState;
+import dev.dictum.app.files.AppDirs;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.app.models.catalog.ModelCatalog;
 import dev.dictum.app.models.download.ModelDownloader;
-import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.SettingsGroup;
 import dev.dictum.app.ui.AppActions;

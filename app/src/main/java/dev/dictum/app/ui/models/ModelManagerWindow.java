@@ -365,13 +365,13 @@ public final class ModelManagerWindow {
         message.getStyleClass().removeAll("error", "ok", "hint");
         if (m == null) {
             message.getStyleClass().add("error");
-            message.setText(dev.dictum.app.platform.PathText.quoted(chosen) + " is not a Whisper model: choose a"
+            message.setText(dev.dictum.app.files.PathText.quoted(chosen) + " is not a Whisper model: choose a"
                     + " whisper.cpp .bin file, or a folder with config.json and model.safetensors.");
             return;
         }
         context.useModel(m);
         message.getStyleClass().add("hint");
-        message.setText("Loading " + m.name() + " from " + dev.dictum.app.platform.PathText.quoted(p)
+        message.setText("Loading " + m.name() + " from " + dev.dictum.app.files.PathText.quoted(p)
                 + "; it is kept as your model once it works.");
     }
 

@@ -1,6 +1,5 @@
 package dev.dictum.app.ui.settings;
 
-import dev.dictum.app.autostart.Autostart;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.SettingsGroup;
 import dev.dictum.app.ui.kit.Ui;
@@ -215,12 +214,12 @@ public final class SettingsWindow {
     }
 
     private static void applyAutostart(boolean on) throws java.io.IOException {
-        var autostart = Autostart.forThisSystem();
+        var autostart = dev.dictum.app.launch.OsIntegrations.autostart();
         if (autostart.isEmpty()) {
             throw new java.io.IOException("starting with the system is not supported on this system");
         }
         if (on) {
-            autostart.get().enable(Autostart.appCommand());
+            autostart.get().enable(dev.dictum.app.launch.OsIntegrations.appCommand());
         } else {
             autostart.get().disable();
         }

@@ -1,7 +1,0 @@
-package dev.dictum.app.insert;
-
-/** Types text as key events, any Unicode character included. */
-public interface UnicodeTyper {
-
-    void type(String text, int delayMillis) throws InterruptedException;
-}

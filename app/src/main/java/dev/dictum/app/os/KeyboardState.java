@@ -1,0 +1,19 @@
+package dev.dictum.app.os;
+
+/** What the global hook knows about the keyboard and mouse, for the insertion. */
+public interface KeyboardState {
+
+    /** Whether the user still holds modifier keys (a paste keystroke then would become another shortcut). */
+    boolean modifiersHeld();
+
+    /**
+     * When the user last pressed a key or button that is not one of the app's hotkeys (typing,
+     * Backspace, Ctrl+A, a click that moves the caret), in {@link System#currentTimeMillis()}; 0
+     * when unknown. After such a press the field may have been cleared or the caret moved.
+     */
+    default long lastEditMillis() {
+        return 0;
+    }
+
+    KeyboardState NONE = () -> false;
+}

@@ -1,0 +1,73 @@
+package dev.dictum.app.os.x11;
+
+import com.sun.jna.Callback;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.LongByReference;
+
+/**
+ * The few libX11 calls Dictum needs (LP64 Linux: Window and KeySym are 64-bit {@code long}).
+ * Bound by hand: jna-platform's X11 mapping lacks the keyboard-mapping calls.
+ */
+interface Xlib extends Library {
+    Xlib INSTANCE = Native.load("X11", Xlib.class);
+
+    Pointer XOpenDisplay(String name);
+
+    int XCloseDisplay(Pointer display);
+
+    int XDisplayKeycodes(Pointer display, IntByReference minKeycode, IntByReference maxKeycode);
+
+    Pointer XGetKeyboardMapping(Pointer display, byte firstKeycode, int keycodeCount, IntByReference keysymsPerKeycode);
+
+    int XChangeKeyboardMapping(Pointer display, int firstKeycode, int keysymsPerKeycode, long[] keysyms, int numCodes);
+
+    int XFree(Pointer data);
+
+    int XSync(Pointer display, int discard);
+
+    int XFlush(Pointer display);
+
+    int XGetInputFocus(Pointer display, LongByReference focus, IntByReference revertTo);
+
+    int XSetInputFocus(Pointer display, long focus, int revertTo, long time);
+
+    long XDefaultRootWindow(Pointer display);
+
+    long XStringToKeysym(String name);
+
+    /** KeyCode is an unsigned char: mask the result with 0xff; 0 means no key has the symbol. */
+    byte XKeysymToKeycode(Pointer display, long keysym);
+
+    int XGrabKey(Pointer display, int keycode, int modifiers, long grabWindow, int ownerEvents, int pointerMode,
+            int keyboardMode);
+
+    int XUngrabKey(Pointer display, int keycode, int modifiers, long grabWindow);
+
+    int XGrabButton(Pointer display, int button, int modifiers, long grabWindow, int ownerEvents, int eventMask,
+            int pointerMode, int keyboardMode, long confineTo, long cursor);
+
+    int XUngrabButton(Pointer display, int button, int modifiers, long grabWindow);
+
+    int XPending(Pointer display);
+
+    /** {@code event}: room for an XEvent (a 192-byte union on LP64). */
+    int XNextEvent(Pointer display, Pointer event);
+
+    /** Xlib's error handler: called for every protocol error of every connection in the process. */
+    interface XErrorHandler extends Callback {
+        int apply(Pointer display, Pointer errorEvent);
+    }
+
+    /** Sets the process-wide error handler; returns the previous one (a function pointer). */
+    Pointer XSetErrorHandler(XErrorHandler handler);
+
+    /** libXtst: a synthetic key event, as if typed. */
+    interface Xtst extends Library {
+        Xtst INSTANCE = Native.load("Xtst", Xtst.class);
+
+        int XTestFakeKeyEvent(Pointer display, int keycode, int isPress, long delay);
+    }
+}
