@@ -260,7 +260,7 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal,
     CK(cudaMemcpy(dk, k.data(), k.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dv, v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dkeys, &keys, 4, cudaMemcpyHostToDevice));
-    // GpuBackend.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
+    // LaunchGeometry.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
     int shared = std::max(std::max(4 * (80 * ((hd + 7) & ~7) + 256), hd <= 64 ? 2 * 4 * 32 * (((hd + 15) & ~15) + 8) : 0),
                           4 * 2 * 32 * (hd <= 64 ? 64 : 128));
     dim3 grid((queries + qpb - 1) / qpb, heads, 1);
@@ -366,7 +366,7 @@ static void decoder_step_kernels(int d, int heads, int keys) {
     CK(cudaMemset(dtickets, 0, 4 * 132 * 4));
     std::vector<float> ref(d), got(d);
     // chunks = 1 with 256 threads is the launch before the split (one block per head); then the
-    // split as GpuBackend.crossChunks picks it (2 × SMs blocks, chunks of ≥ 64 keys, 128 threads).
+    // split as LaunchGeometry.crossChunks picks it (2 × SMs blocks, chunks of ≥ 64 keys, 128 threads).
     int sms = 132;
     int split = std::max(1, std::min((2 * sms + heads - 1) / heads, (keys + 63) / 64));
     for (int chunks : {1, split}) {
@@ -489,7 +489,7 @@ static void layernorm_bench() {
         for (int after = 0; after < 2; after++) {
             auto launch = [&] {
                 if (after) {
-                    const int perBlock = 128 / 32; // GpuBackend.LAYER_NORM_BLOCK / warpSize
+                    const int perBlock = 128 / 32; // LaunchGeometry.LAYER_NORM_BLOCK / warpSize
                     layer_norm_f32<<<std::min((rows + perBlock - 1) / perBlock, 65535), 128>>>(dx, dg, db, dout, rows, cols);
                 } else {
                     layer_norm_f32_before<<<std::min(rows, 65535), 256>>>(dx, dg, db, dout, rows, cols);

@@ -393,13 +393,13 @@ static void layer_case(int d, int heads, int sets) {
         gemv_f16<<<gridUp, B, 0, st>>>(h, l.wu, l.bu, mlp, 1, 4 * d, d, 1);
         gemv_f16<<<gridDown, B, 0, st>>>(mlp, l.wd, l.bd, x, 1, d, 4 * d, 2);
     };
-    bool allFused = false; // every layer norm in a prologue, whatever GpuBackend.normLinearFused says
+    bool allFused = false; // every layer norm in a prologue, whatever KernelChoice.normLinearFused says
     Seq after = [&](cudaStream_t st) {
         const L& l = ls[li++ % sets];
         gemv3_1_f16<<<dim3(grid, 3), B, 8 * d, st>>>(x, l.g1, l.b1, l.wq, l.bq, q, l.wk, nullptr, l.kc, l.wv, l.bv, l.vc,
                                                       d, d, dstep, (long long) d);
         common_tail(l, true, st);
-        // GpuBackend.normLinearFused: the prologue only for short GEMVs (n·k ≤ 2^20), else LN + gemv1_f16
+        // KernelChoice.normLinearFused: the prologue only for short GEMVs (n·k ≤ 2^20), else LN + gemv1_f16
         if (allFused || (long) d * d <= (1L << 20)) {
             gemv1_ln_f16<<<grid, B, 8 * d, st>>>(x, l.g2, l.b2, l.cq, l.cbq, q, d, d, 0);
         } else {

@@ -51,7 +51,7 @@ class GpuOpsTest {
                 out.add(Arguments.of(api, DType.F16, s[0], s[1], s[2], 3));
             }
             // Buffers at offset 0: the 16-byte loads of x and 8-byte stores of out that the sm_80
-            // GEMM bodies take only when aligned, with the 128 x 128 tile (GpuBackend.wideTile) at the
+            // GEMM bodies take only when aligned, with the 128 x 128 tile (KernelChoice.wideTile) at the
             // large encoders' shapes and odd sizes, and the 64 x 64 one.
             int[][] aligned = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1501, 1282, 1284},
                 {1333, 2050, 72}, {1500, 768, 768}, {130, 70, 40}};
@@ -114,13 +114,13 @@ class GpuOpsTest {
 
     static Stream<Arguments> hiloCases() {
         List<Arguments> out = new ArrayList<>();
-        List<GpuBackend.HiloKernel> entries = List.of(GpuBackend.HILO, GpuBackend.HILO_2BLK, GpuBackend.HILO_PIPE);
+        List<KernelChoice.HiloKernel> entries = List.of(KernelChoice.HILO, KernelChoice.HILO_2BLK, KernelChoice.HILO_PIPE);
         // rows, n, k: large-v3's Q/K/V/out, MLP up and down; small's and tiny's; odd rows, n and k
         // (k % 8 == 0: the entries' precondition), fewer rows / columns than one tile, one k chunk
         int[][] shapes = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1500, 768, 768},
             {1500, 3072, 768}, {1500, 384, 1536}, {1499, 1288, 1288}, {1501, 130, 72}, {129, 65, 8}, {1, 7, 16},
             {200, 1282, 1288}};
-        for (GpuBackend.HiloKernel h : entries) {
+        for (KernelChoice.HiloKernel h : entries) {
             for (int[] sh : shapes) {
                 out.add(Arguments.of(h.name(), sh[0], sh[1], sh[2]));
             }
@@ -129,7 +129,7 @@ class GpuOpsTest {
     }
 
     /**
-     * Each hilo GEMM entry (GpuBackend.hiloKernel's choices: the 2-stage ones and the 3-stage
+     * Each hilo GEMM entry (KernelChoice.hiloKernel's choices: the 2-stage ones and the 3-stage
      * dynamic-shared-memory gemm_f16_hilo_pipe) through the backend against the CPU, whichever one the device would
      * pick; skipped where an entry cannot run (no sm_80 cubin, too little opt-in shared memory).
      */
@@ -137,8 +137,8 @@ class GpuOpsTest {
     @MethodSource("hiloCases")
     void linearThroughEveryHiloEntry(String entry, int rows, int n, int k) {
         GpuBackend gpu = Gpus.backend("cuda");
-        GpuBackend.HiloKernel h = java.util.stream.Stream.of(GpuBackend.HILO, GpuBackend.HILO_2BLK,
-                GpuBackend.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
+        KernelChoice.HiloKernel h = java.util.stream.Stream.of(KernelChoice.HILO, KernelChoice.HILO_2BLK,
+                KernelChoice.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
                 .orElseThrow();
         HostTensor w = TestWeights.random(DType.F16, n, k, nextSeed());
         HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
@@ -199,7 +199,7 @@ class GpuOpsTest {
             }
             Weight gg = gpu.upload(g);
             Weight gb = gpu.upload(b);
-            for (int block = warp; block <= GpuBackend.LAYER_NORM_MAX_BLOCK; block += warp) {
+            for (int block = warp; block <= LaunchGeometry.LAYER_NORM_MAX_BLOCK; block += warp) {
                 try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, x.length)) {
                     gpu.upload(x, 0, gx, 0, x.length);
                     gpu.layerNorm(gx, rows, cols, gg, gb, go, block);
@@ -211,7 +211,7 @@ class GpuOpsTest {
     }
 
     /**
-     * The model's launch (GpuBackend.LAYER_NORM_BLOCK: a warp per row) against float64 within 1e-6,
+     * The model's launch (LaunchGeometry.LAYER_NORM_BLOCK: a warp per row) against float64 within 1e-6,
      * out of place and in place (out == x, as the encoder's final norm), poisoned and guarded.
      */
     @ParameterizedTest(name = "{0}")
