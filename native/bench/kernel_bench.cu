@@ -419,8 +419,8 @@ static void decoder_step_kernels(int d, int heads, int keys) {
 }
 
 // --layernorm-only: layer_norm_f32 as GpuBackend launches it (a warp per row, blocks of
-// LAYER_NORM_BLOCK = 128 threads) against the kernel before issue 12 (below: a block of 256 per row,
-// the row read three times, two block reductions) at the encoders' rows, decoder steps and odd
+// LAYER_NORM_BLOCK = 128 threads) against the kernel before issue 12 (below: a block of 256 per row
+// running layer_norm.cu's dg_ln_block_row, the row read three times, two block reductions) at the encoders' rows, decoder steps and odd
 // sizes (4104: wider than a warp's registers, the block body). "cold": one launch after 128 MB of
 // memset (L2 flushed, as ncu measures), CUDA events, median of 20; "b2b": 200 launches back to back
 // (L2 warm, launch overhead hidden), mean. GB/s of x read + out written; rel err of every output vs
@@ -430,24 +430,8 @@ extern "C" __global__ void __launch_bounds__(1024) layer_norm_f32_before(const f
                                                                          int cols) {
     __shared__ float redMean[32];
     __shared__ float redVar[32];
-    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
-        const float* xr = x + (long long) row * cols;
-        float* orow = out + (long long) row * cols;
-        float s = 0.0f;
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            s += xr[c];
-        }
-        const float mean = dg_block_sum(s, redMean) / cols;
-        float v = 0.0f;
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            const float d = xr[c] - mean;
-            v = fmaf(d, d, v);
-        }
-        const float var = dg_block_sum(v, redVar);
-        const float inv = (float) (1.0 / sqrt((double) (var / cols + 1e-5f)));
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            orow[c] = fmaf((xr[c] - mean) * inv, __half2float(gain[c]), __half2float(bias[c]));
-        }
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) { // layer_norm.cu's block body, a row per block
+        dg_ln_block_row(x + (long long) row * cols, gain, bias, out + (long long) row * cols, cols, redMean, redVar);
         __syncthreads();
     }
 }
