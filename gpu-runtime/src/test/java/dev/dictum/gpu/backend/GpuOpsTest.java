@@ -72,8 +72,7 @@ class GpuOpsTest {
     void linear(String api, DType type, int rows, int n, int k, int offset) {
         GpuBackend gpu = Gpus.backend(api);
         HostTensor w = TestWeights.random(type, n, k, nextSeed());
-        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
-        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        HostTensor bias = Gpus.f16Vector("bias", n, nextSeed());
         float[] x = TestWeights.activations(rows * k, nextSeed());
         float[] initial = TestWeights.activations(rows * n, nextSeed());
         double limit = type == DType.F16 || type == DType.BF16 ? 1e-5 : 2e-3;
@@ -141,8 +140,7 @@ class GpuOpsTest {
                 KernelChoice.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
                 .orElseThrow();
         HostTensor w = TestWeights.random(DType.F16, n, k, nextSeed());
-        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
-        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        HostTensor bias = Gpus.f16Vector("bias", n, nextSeed());
         float[] x = TestWeights.activations(rows * k, nextSeed());
         float[] initial = TestWeights.activations(rows * n, nextSeed());
         Weight gw = gpu.upload(w);
@@ -187,10 +185,8 @@ class GpuOpsTest {
             for (int i = 0; i < x.length; i++) {
                 x[i] = x[i] * 3 + 5; // a mean far from 0: the two-pass variance matters
             }
-            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
-            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            HostTensor g = Gpus.f16Vector("g", cols, nextSeed());
+            HostTensor b = Gpus.f16Vector("b", cols, nextSeed());
             float[] want = new float[x.length];
             try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(x.length)) {
                 CPU.upload(x, 0, cx, 0, x.length);
@@ -226,10 +222,8 @@ class GpuOpsTest {
             for (int i = 0; i < x.length; i++) {
                 x[i] = x[i] * 3 + 5;
             }
-            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
-            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            HostTensor g = Gpus.f16Vector("g", cols, nextSeed());
+            HostTensor b = Gpus.f16Vector("b", cols, nextSeed());
             float[] gain = f16s(g, cols);
             float[] bias = f16s(b, cols);
             float[] want = new float[x.length];
@@ -303,8 +297,8 @@ class GpuOpsTest {
             for (int i = 0; i < count; i++) {
                 widths[i] = n > 0 ? n : 33 + 37 * i; // n = -1: a different width per projection
                 HostTensor w = TestWeights.random(DType.F16, widths[i], k, nextSeed());
-                HostTensor b = TestWeights.random(DType.F16, 1, widths[i], nextSeed());
-                HostTensor bias = i == 1 ? null : new HostTensor("bias", DType.F16, new long[] {widths[i]}, b.data());
+                HostTensor b = Gpus.f16Vector("bias", widths[i], nextSeed());
+                HostTensor bias = i == 1 ? null : b;
                 gw.add(gpu.upload(w));
                 gb.add(bias == null ? null : gpu.upload(bias));
                 float[] o = new float[rows * widths[i]];
@@ -357,8 +351,7 @@ class GpuOpsTest {
         float[] in = TestWeights.activations(inChannels * inFrames, nextSeed());
         HostTensor w = TestWeights.random(DType.F16, outChannels, inChannels * 3, nextSeed());
         w = new HostTensor("conv.w", DType.F16, new long[] {outChannels, inChannels, 3}, w.data());
-        HostTensor b = TestWeights.random(DType.F16, 1, outChannels, nextSeed());
-        b = new HostTensor("conv.b", DType.F16, new long[] {outChannels}, b.data());
+        HostTensor b = Gpus.f16Vector("conv.b", outChannels, nextSeed());
         int outFrames = (inFrames - 1) / stride + 1;
         float[] want = new float[outFrames * outChannels];
         try (Buffer ci = CPU.allocate(in.length); Buffer co = CPU.allocate(want.length)) {
