@@ -28,7 +28,6 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
-import dev.dictum.gpu.ModelTooLarge;
 import dev.dictum.gpu.StepGraph;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
@@ -40,7 +39,6 @@ import dev.dictum.gpu.device.KernelCache;
 import dev.dictum.gpu.device.KernelImages;
 import dev.dictum.gpu.device.Stream;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@link Backend} on a GPU through either driver (HIP or CUDA), launching the kernels of
@@ -111,18 +109,8 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void checkFits(String what, long weightElements, long workingFloats) {
-        long need = 2 * weightElements + 4 * workingFloats;
-        long[] info = device.memoryInfo();
-        // Keep a margin for the driver's own allocations and fragmentation.
-        long usable = (long) (info[0] * 0.92);
-        if (need > usable) {
-            throw new ModelTooLarge(String.format(Locale.ROOT,
-                    "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
-                            + " are free", what, need / GIB, name(), info[0] / GIB, info[1] / GIB));
-        }
+        memory.checkFits(what, weightElements, workingFloats, name());
     }
-
-    private static final double GIB = 1L << 30;
 
     @Override
     public synchronized Weight upload(HostTensor t) {

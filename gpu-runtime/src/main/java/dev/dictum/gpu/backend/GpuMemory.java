@@ -3,6 +3,7 @@ package dev.dictum.gpu.backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.ModelTooLarge;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
 import dev.dictum.gpu.device.DeviceBuffer;
@@ -52,6 +53,24 @@ final class GpuMemory implements AutoCloseable {
         this.crossTickets = device.allocate(4L * slots);
         stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
     }
+
+    /**
+     * Throws {@link ModelTooLarge} (naming the figures) unless {@code weightElements} f16 weights and
+     * {@code workingFloats} f32 of working memory fit the device's free memory, with a margin.
+     */
+    void checkFits(String what, long weightElements, long workingFloats, String deviceName) {
+        long need = 2 * weightElements + 4 * workingFloats;
+        long[] info = device.memoryInfo();
+        // Keep a margin for the driver's own allocations and fragmentation.
+        long usable = (long) (info[0] * 0.92);
+        if (need > usable) {
+            throw new ModelTooLarge(String.format(Locale.ROOT,
+                    "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
+                            + " are free", what, need / GIB, deviceName, info[0] / GIB, info[1] / GIB));
+        }
+    }
+
+    private static final double GIB = 1L << 30;
 
     Weight upload(HostTensor t) {
         long n = t.elementCount();
