@@ -25,9 +25,11 @@ mkdir -p "$out"/{lib,lib-test,testdata/models/"$toy",testdata/data}
 
 echo "gpu-bundle: building (tests compiled, not run)"
 # One reactor run: package, and copy each module's test-scope dependencies (the tests need AssertJ,
-# JUnit params; the fuzzing and benchmark-only dependencies stay out).
+# JUnit params; the fuzzing and benchmark-only dependencies stay out, and so does ArchUnit (4.6 MB),
+# whose architecture rules run in CI, not among the bundle's GPU tests).
 mvn -q -B -DskipTests package dependency:copy-dependencies -pl app -am -DincludeScope=test \
-  -DexcludeGroupIds=com.code-intelligence,io.github.givimad,org.msgpack -DoutputDirectory="$PWD/$out/lib-test/deps"
+  -DexcludeGroupIds=com.code-intelligence,io.github.givimad,org.msgpack,com.tngtech.archunit \
+  -DoutputDirectory="$PWD/$out/lib-test/deps"
 cp app/target/dictum-app-*.jar app/target/lib/*.jar "$out/lib/"
 # The tests' own classes; of the dependencies only what the runtime jars lack.
 for m in gpu-runtime whisper-model app; do

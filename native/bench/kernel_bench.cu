@@ -260,7 +260,7 @@ static void attention_case(int queries, int keys, int heads, int hd, int causal,
     CK(cudaMemcpy(dk, k.data(), k.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dv, v.data(), v.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dkeys, &keys, 4, cudaMemcpyHostToDevice));
-    // GpuBackend.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
+    // LaunchGeometry.attentionShared: the largest of the sm_75 body's, the sm_80 body's and the portable body's needs.
     int shared = std::max(std::max(4 * (80 * ((hd + 7) & ~7) + 256), hd <= 64 ? 2 * 4 * 32 * (((hd + 15) & ~15) + 8) : 0),
                           4 * 2 * 32 * (hd <= 64 ? 64 : 128));
     dim3 grid((queries + qpb - 1) / qpb, heads, 1);
@@ -366,7 +366,7 @@ static void decoder_step_kernels(int d, int heads, int keys) {
     CK(cudaMemset(dtickets, 0, 4 * 132 * 4));
     std::vector<float> ref(d), got(d);
     // chunks = 1 with 256 threads is the launch before the split (one block per head); then the
-    // split as GpuBackend.crossChunks picks it (2 × SMs blocks, chunks of ≥ 64 keys, 128 threads).
+    // split as LaunchGeometry.crossChunks picks it (2 × SMs blocks, chunks of ≥ 64 keys, 128 threads).
     int sms = 132;
     int split = std::max(1, std::min((2 * sms + heads - 1) / heads, (keys + 63) / 64));
     for (int chunks : {1, split}) {
@@ -419,8 +419,8 @@ static void decoder_step_kernels(int d, int heads, int keys) {
 }
 
 // --layernorm-only: layer_norm_f32 as GpuBackend launches it (a warp per row, blocks of
-// LAYER_NORM_BLOCK = 128 threads) against the kernel before issue 12 (below: a block of 256 per row,
-// the row read three times, two block reductions) at the encoders' rows, decoder steps and odd
+// LAYER_NORM_BLOCK = 128 threads) against the kernel before issue 12 (below: a block of 256 per row
+// running layer_norm.cu's dg_ln_block_row, the row read three times, two block reductions) at the encoders' rows, decoder steps and odd
 // sizes (4104: wider than a warp's registers, the block body). "cold": one launch after 128 MB of
 // memset (L2 flushed, as ncu measures), CUDA events, median of 20; "b2b": 200 launches back to back
 // (L2 warm, launch overhead hidden), mean. GB/s of x read + out written; rel err of every output vs
@@ -430,24 +430,8 @@ extern "C" __global__ void __launch_bounds__(1024) layer_norm_f32_before(const f
                                                                          int cols) {
     __shared__ float redMean[32];
     __shared__ float redVar[32];
-    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
-        const float* xr = x + (long long) row * cols;
-        float* orow = out + (long long) row * cols;
-        float s = 0.0f;
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            s += xr[c];
-        }
-        const float mean = dg_block_sum(s, redMean) / cols;
-        float v = 0.0f;
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            const float d = xr[c] - mean;
-            v = fmaf(d, d, v);
-        }
-        const float var = dg_block_sum(v, redVar);
-        const float inv = (float) (1.0 / sqrt((double) (var / cols + 1e-5f)));
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            orow[c] = fmaf((xr[c] - mean) * inv, __half2float(gain[c]), __half2float(bias[c]));
-        }
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) { // layer_norm.cu's block body, a row per block
+        dg_ln_block_row(x + (long long) row * cols, gain, bias, out + (long long) row * cols, cols, redMean, redVar);
         __syncthreads();
     }
 }
@@ -489,7 +473,7 @@ static void layernorm_bench() {
         for (int after = 0; after < 2; after++) {
             auto launch = [&] {
                 if (after) {
-                    const int perBlock = 128 / 32; // GpuBackend.LAYER_NORM_BLOCK / warpSize
+                    const int perBlock = 128 / 32; // LaunchGeometry.LAYER_NORM_BLOCK / warpSize
                     layer_norm_f32<<<std::min((rows + perBlock - 1) / perBlock, 65535), 128>>>(dx, dg, db, dout, rows, cols);
                 } else {
                     layer_norm_f32_before<<<std::min(rows, 65535), 256>>>(dx, dg, db, dout, rows, cols);

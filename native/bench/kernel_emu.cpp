@@ -32,7 +32,7 @@ static void check(bool ok, const char* what) {
     }
 }
 
-// GpuBackend.gemvGrid, as the host launches it.
+// LaunchGeometry.gemvGrid, as the host launches it.
 static int gemvGrid(int n, int k, int block) {
     int warps = block / warpSize, s = 1;
     while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * warpSize) s *= 2;
@@ -300,7 +300,7 @@ static void layerNormCase(int rows, int cols, int xOffset, int block = 128, int 
 
 int main() {
     setvbuf(stdout, nullptr, _IOLBF, 0);
-    const int b = 128; // GpuBackend.GEMV_BLOCK and CROSS_BLOCK: 4 warps of 32, 2 waves of 64
+    const int b = 128; // LaunchGeometry.GEMV_BLOCK and CROSS_BLOCK: 4 warps of 32, 2 waves of 64
     for (int ws : {32, 64}) {
         warpSize = ws;
         printf("warpSize %d\n", ws);

@@ -28,25 +28,31 @@ static cudaStream_t stream() {
 
 using Seq = std::function<void(cudaStream_t)>;
 
+// Median ms of `runs` runs of `run` on s, each between events a and b, after `warm` untimed ones.
+template <class Run>
+static float median_event_ms(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int warm, int runs, const Run& run) {
+    std::vector<float> v;
+    for (int i = 0; i < warm + runs; i++) {
+        CK(cudaEventRecord(a, s));
+        run();
+        CK(cudaEventRecord(b, s));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (i >= warm) v.push_back(ms);
+    }
+    CK(cudaGetLastError());
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
 // µs per sequence: {between events, in a graph of 20}.
 static std::pair<float, float> time_seq(const Seq& seq) {
     cudaStream_t s = stream();
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int i = 0; i < 23; i++) {
-        CK(cudaEventRecord(a, s));
-        seq(s);
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 3) v.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
-    const float events = v[v.size() / 2] * 1000.0f;
+    const float events = median_event_ms(s, a, b, 3, 20, [&] { seq(s); }) * 1000.0f;
     const int reps = 20;
     cudaGraph_t g;
     cudaGraphExec_t ge;
@@ -54,23 +60,12 @@ static std::pair<float, float> time_seq(const Seq& seq) {
     for (int r = 0; r < reps; r++) seq(s);
     CK(cudaStreamEndCapture(s, &g));
     CK(cudaGraphInstantiate(&ge, g, 0));
-    v.clear();
-    for (int i = 0; i < 13; i++) {
-        CK(cudaEventRecord(a, s));
-        CK(cudaGraphLaunch(ge, s));
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 3) v.push_back(ms);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
+    const float graph = median_event_ms(s, a, b, 3, 10, [&] { CK(cudaGraphLaunch(ge, s)); });
     CK(cudaGraphExecDestroy(ge));
     CK(cudaGraphDestroy(g));
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    return {events, v[v.size() / 2] * 1000.0f / reps};
+    return {events, graph * 1000.0f / reps};
 }
 
 template <class T>
@@ -393,13 +388,13 @@ static void layer_case(int d, int heads, int sets) {
         gemv_f16<<<gridUp, B, 0, st>>>(h, l.wu, l.bu, mlp, 1, 4 * d, d, 1);
         gemv_f16<<<gridDown, B, 0, st>>>(mlp, l.wd, l.bd, x, 1, d, 4 * d, 2);
     };
-    bool allFused = false; // every layer norm in a prologue, whatever GpuBackend.normLinearFused says
+    bool allFused = false; // every layer norm in a prologue, whatever KernelChoice.normLinearFused says
     Seq after = [&](cudaStream_t st) {
         const L& l = ls[li++ % sets];
         gemv3_1_f16<<<dim3(grid, 3), B, 8 * d, st>>>(x, l.g1, l.b1, l.wq, l.bq, q, l.wk, nullptr, l.kc, l.wv, l.bv, l.vc,
                                                       d, d, dstep, (long long) d);
         common_tail(l, true, st);
-        // GpuBackend.normLinearFused: the prologue only for short GEMVs (n·k ≤ 2^20), else LN + gemv1_f16
+        // KernelChoice.normLinearFused: the prologue only for short GEMVs (n·k ≤ 2^20), else LN + gemv1_f16
         if (allFused || (long) d * d <= (1L << 20)) {
             gemv1_ln_f16<<<grid, B, 8 * d, st>>>(x, l.g2, l.b2, l.cq, l.cbq, q, d, d, 0);
         } else {

@@ -87,7 +87,7 @@ __device__ __forceinline__ void dg_gemm_hilo_entry(const __half* xhi, const __ha
 #endif
 }
 
-// The large GEMMs (GpuBackend.wideTile): gemm_f16 of x = hi + lo with a 128 x 128 tile per block,
+// The large GEMMs (KernelChoice.wideTile): gemm_f16 of x = hi + lo with a 128 x 128 tile per block,
 // grid (ceil(n / 128), ceil(rows / 128)). Preconditions: k % 8 == 0; hi, lo and w 16-byte aligned.
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
@@ -98,7 +98,7 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 1) gemm_f16_hilo(
 // The same with two blocks per SM (registers capped at 128: a few bytes of spills), for GEMMs with
 // at least two 128 x 128 tiles per SM (the MLP's first layer: 1500 x 5120 is 480 tiles), where a
 // second block keeps the tensor cores busy through the first one's barriers; with fewer tiles the
-// cap only costs (GpuBackend.hiloTwoPerSm).
+// cap only costs (KernelChoice.hiloTwoPerSm).
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2blk(
         const __half* xhi, const __half* xlo, const __half* w, const __half* bias, float* out, int rows, int n,
         int k, int epilogue) {
@@ -107,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) gemm_f16_hilo_2
 
 // The deep-pipeline entries' body (gemm_hilo_pipe.cuh): x = hi + lo as gemm_f16_hilo, S k-slices in
 // dynamic shared memory (dg_hilo_pipe_shared bytes, above the 48 KiB default: Kernel.launch opts in),
-// so only for devices whose opt-in maximum holds them (GpuBackend.hiloKernel). Elsewhere (never
+// so only for devices whose opt-in maximum holds them (KernelChoice.hiloKernel). Elsewhere (never
 // launched there; every entry must still build for every target) the 64 x 64 body covers the tile.
 template <int BM, int BN, int WM, int WN, int S, int KS = 1>
 __device__ __forceinline__ void dg_hilo_pipe_entry(const __half* xhi, const __half* xlo, const __half* w,

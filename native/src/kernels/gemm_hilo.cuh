@@ -56,21 +56,18 @@ __device__ __forceinline__ void dg_gemm_hilo_sm80(const __half* xhi, const __hal
             const int o = r * BK + dg_hilo_swz(r, c);
             const bool inA = row0 + r < rows && gk < k;
             const long long ao = (long long) (row0 + r) * k + gk;
-            dg_cp_async16(&sm[st][0][0][0] + o, inA ? xhi + ao : xhi, inA ? 16 : 0);
+            dg_cp_async16_at(&sm[st][0][0][0] + o, xhi, ao, inA);
             if (LO) {
-                dg_cp_async16(&sm[st][1][0][0] + o, inA ? xlo + ao : xlo, inA ? 16 : 0);
+                dg_cp_async16_at(&sm[st][1][0][0] + o, xlo, ao, inA);
             }
             const bool inB = col0 + r < n && gk < k;
-            dg_cp_async16(&sm[st][2][0][0] + o, inB ? w + (long long) (col0 + r) * k + gk : w, inB ? 16 : 0);
+            dg_cp_async16_tile(&sm[st][2][0][0] + o, w, col0 + r, k, gk, inB);
         }
         dg_cp_async_commit();
     };
 
     float acc[MI][NJ][4];
-#pragma unroll
-    for (int e = 0; e < MI * NJ * 4; e++) {
-        (&acc[0][0][0])[e] = 0.0f;
-    }
+    dg_acc_zero<MI * NJ * 4>(&acc[0][0][0]);
 
     const int slices = (k + BK - 1) / BK;
     load(0, 0);
@@ -114,27 +111,11 @@ __device__ __forceinline__ void dg_gemm_hilo_sm80(const __half* xhi, const __hal
             for (int i = 0; i < MI; i++) {
 #pragma unroll
                 for (int j = 0; j < NJ; j++) {
-                    const unsigned b0 = b[j][2 * kk];
-                    const unsigned b1 = b[j][2 * kk + 1];
-                    if (LO) {
-                        if (kk == 0) {
-                            dg_mma_16x8x16_from_zero(part[i][j], al[i], b0, b1);
-                        } else {
-                            dg_mma_16x8x16(part[i][j], al[i], b0, b1);
-                        }
-                        dg_mma_16x8x16(part[i][j], ah[i], b0, b1);
-                    } else if (kk == 0) {
-                        dg_mma_16x8x16_from_zero(part[i][j], ah[i], b0, b1);
-                    } else {
-                        dg_mma_16x8x16(part[i][j], ah[i], b0, b1);
-                    }
+                    dg_mma_hilo_k16<LO>(part[i][j], ah[i], al[i], b[j][2 * kk], b[j][2 * kk + 1], kk == 0);
                 }
             }
         }
-#pragma unroll
-        for (int e = 0; e < MI * NJ * 4; e++) {
-            (&acc[0][0][0])[e] += (&part[0][0][0])[e];
-        }
+        dg_acc_add<MI * NJ * 4>(&acc[0][0][0], &part[0][0][0]);
         __syncthreads(); // the next iteration's copies overwrite this stage
     }
 

@@ -74,8 +74,8 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
                 const int o = r * RB + dg_hilo_pipe_swz<KS>(r, c);
                 const bool in = row0 + r < rows && gk < k;
                 const long long g = (long long) (row0 + r) * k + gk;
-                dg_cp_async16(s + o, in ? xhi + g : xhi, in ? 16 : 0);
-                dg_cp_async16(s + SA + o, in ? xlo + g : xlo, in ? 16 : 0);
+                dg_cp_async16_at(s + o, xhi, g, in);
+                dg_cp_async16_at(s + SA + o, xlo, g, in);
             }
 #pragma unroll
             for (int q = 0; q < BL; q++) {
@@ -84,18 +84,14 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
                 const int c = e % CH;
                 const int gk = k0 + 8 * c;
                 const bool in = col0 + r < n && gk < k;
-                dg_cp_async16(s + 2 * SA + r * RB + dg_hilo_pipe_swz<KS>(r, c),
-                              in ? w + (long long) (col0 + r) * k + gk : w, in ? 16 : 0);
+                dg_cp_async16_tile(s + 2 * SA + r * RB + dg_hilo_pipe_swz<KS>(r, c), w, col0 + r, k, gk, in);
             }
         }
         dg_cp_async_commit();
     };
 
     float acc[MI][NJ][4];
-#pragma unroll
-    for (int e = 0; e < MI * NJ * 4; e++) {
-        (&acc[0][0][0])[e] = 0.0f;
-    }
+    dg_acc_zero<MI * NJ * 4>(&acc[0][0][0]);
 
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
@@ -135,21 +131,11 @@ __device__ __forceinline__ void dg_gemm_hilo_pipe(const __half* xhi, const __hal
                 for (int i = 0; i < MI; i++) {
 #pragma unroll
                     for (int j = 0; j < NJ; j++) {
-                        const unsigned b0 = b[j][2 * kk];
-                        const unsigned b1 = b[j][2 * kk + 1];
-                        if (kk == 0) {
-                            dg_mma_16x8x16_from_zero(part[i][j], al[i], b0, b1);
-                        } else {
-                            dg_mma_16x8x16(part[i][j], al[i], b0, b1);
-                        }
-                        dg_mma_16x8x16(part[i][j], ah[i], b0, b1);
+                        dg_mma_hilo_k16<true>(part[i][j], ah[i], al[i], b[j][2 * kk], b[j][2 * kk + 1], kk == 0);
                     }
                 }
             }
-#pragma unroll
-            for (int e = 0; e < MI * NJ * 4; e++) {
-                (&acc[0][0][0])[e] += (&part[0][0][0])[e];
-            }
+            dg_acc_add<MI * NJ * 4>(&acc[0][0][0], &part[0][0][0]);
         }
     }
     dg_cp_async_wait<0>(); // no copy may still target shared memory when the block exits

@@ -37,6 +37,7 @@
 #include "dg_mma.cuh"
 #include "dg_mma_sm80.cuh"
 #endif
+#include "gemm_load_sm80.cuh"
 
 __device__ __forceinline__ void dg_gemm_store(float* out, int rows, int n, int r, int c, float v, const __half* bias,
                                               int epilogue) {
@@ -308,7 +309,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
             __half* dst = &Bs[buf][cl][kb];
             if (wVec) {
                 const bool in = c < n && gk < k;
-                dg_cp_async16(dst, in ? w + (long long) c * k + gk : w, in ? 16 : 0);
+                dg_cp_async16_tile(dst, w, c, k, gk, in);
             } else {
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
@@ -320,10 +321,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
     };
 
     float acc[MI][NJ][4];
-#pragma unroll
-    for (int e = 0; e < MI * NJ * 4; e++) {
-        (&acc[0][0][0])[e] = 0.0f;
-    }
+    dg_acc_zero<MI * NJ * 4>(&acc[0][0][0]);
 
     const int slices = (k + BK - 1) / BK;
     loadASlice(0);
@@ -353,10 +351,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
             // Each m16 block's slice is summed apart and added to acc in f32 (the tensor cores'
             // accumulation truncates; see the sm_75 body).
             float part[NJ][4];
-#pragma unroll
-            for (int e = 0; e < NJ * 4; e++) {
-                (&part[0][0])[e] = 0.0f;
-            }
+            dg_acc_zero<NJ * 4>(&part[0][0]);
 #pragma unroll
             for (int kk = 0; kk < BK; kk += 16) {
                 // A fragment (16 x 16): matrices (rows +0, k +0), (rows +8, k +0), (rows +0, k +8),
@@ -372,13 +367,7 @@ __device__ __forceinline__ void dg_gemm_tile_sm80(const LoadA& loadA, const __ha
                     dg_mma_16x8x16(part[j], ah, b[j][kk / 8], b[j][kk / 8 + 1]);
                 }
             }
-#pragma unroll
-            for (int j = 0; j < NJ; j++) {
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    acc[i][j][e] += part[j][e];
-                }
-            }
+            dg_acc_add<NJ * 4>(&acc[i][0][0], &part[0][0]);
         }
         __syncthreads();
     }

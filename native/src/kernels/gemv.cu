@@ -29,7 +29,7 @@
 
 // Warps per output column for a row of k elements: the largest power of two ≤ warps whose slices
 // still hold ≥ 4 loads of 16 bytes per lane (a shorter slice costs more in its reduction than it
-// gains in loads in flight). GpuBackend.gemvSplit computes the same to size the grid.
+// gains in loads in flight). LaunchGeometry.gemvSplit computes the same to size the grid.
 __device__ __forceinline__ int dg_gemv_split(int k, int warps, int w) {
     int s = 1;
     while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * w) {

@@ -122,6 +122,29 @@ __device__ __forceinline__ void dg_ln_warp_rows(const float* x, const __half* ga
     }
 }
 
+// One row normalised by the whole block: the row read three times, with two block reductions (the
+// kernel before issue 12; still the body for rows wider than the warps' registers, and kernel_bench's
+// "before" at every width). redMean, redVar: 32 floats of shared memory each; the caller syncs before
+// the next row reuses them.
+__device__ __forceinline__ void dg_ln_block_row(const float* xr, const __half* gain, const __half* bias, float* orow,
+                                                int cols, float* redMean, float* redVar) {
+    float s = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+        s += xr[c];
+    }
+    const float mean = dg_block_sum(s, redMean) / cols;
+    float v = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+        const float d = xr[c] - mean;
+        v = fmaf(d, d, v);
+    }
+    const float var = dg_block_sum(v, redVar);
+    const float inv = (float) (1.0 / sqrt((double) (var / cols + 1e-5f)));
+    for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+        orow[c] = fmaf((xr[c] - mean) * inv, __half2float(gain[c]), __half2float(bias[c]));
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(DG_LN_MAX_BLOCK) layer_norm_f32(const float* x, const __half* gain,
                                                                              const __half* bias, float* out, int rows,
                                                                              int cols) {
@@ -133,23 +156,8 @@ extern "C" __global__ void __launch_bounds__(DG_LN_MAX_BLOCK) layer_norm_f32(con
         __shared__ float redVar[32];
         for (int first = blockIdx.x * rowsPerBlock; first < rows; first += gridDim.x * rowsPerBlock) {
             for (int row = first; row < min(first + rowsPerBlock, rows); row++) {
-                const float* xr = x + (long long) row * cols;
-                float* orow = out + (long long) row * cols;
-                float s = 0.0f;
-                for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-                    s += xr[c];
-                }
-                const float mean = dg_block_sum(s, redMean) / cols;
-                float v = 0.0f;
-                for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-                    const float d = xr[c] - mean;
-                    v = fmaf(d, d, v);
-                }
-                const float var = dg_block_sum(v, redVar);
-                const float inv = (float) (1.0 / sqrt((double) (var / cols + 1e-5f)));
-                for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-                    orow[c] = fmaf((xr[c] - mean) * inv, __half2float(gain[c]), __half2float(bias[c]));
-                }
+                dg_ln_block_row(x + (long long) row * cols, gain, bias, out + (long long) row * cols, cols, redMean,
+                                redVar);
                 __syncthreads(); // redMean/redVar are reused by the next row
             }
         }

@@ -34,7 +34,7 @@ class Gfx1010MetadataTest {
             "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, one chunk"),
             // a large-v3 token on 40 CUs: 4 chunks of 375 keys; float4 partials of 4 x 128 floats
             "cross_attention_f32_hd64", new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64"),
-            // a wave per row, GpuBackend.LAYER_NORM_BLOCK
+            // a wave per row, LaunchGeometry.LAYER_NORM_BLOCK
             "layer_norm_f32", new Launch(128, 0, null),
             // the decoder step's fused one-row GEMVs: x normalised into 4·d bytes of LDS (large-v3's d)
             "gemv1_f16", new Launch(128, 0, null),

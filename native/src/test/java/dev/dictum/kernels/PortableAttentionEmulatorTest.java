@@ -1,15 +1,6 @@
 package dev.dictum.kernels;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,57 +12,14 @@ import org.junit.jupiter.api.Test;
  * CUDA device the same body runs as the test-only module attention_portable (GpuOpsTest).
  */
 class PortableAttentionEmulatorTest {
-    private static final Path EMU = Path.of("src/test/emu");
-    private static final Path KERNELS = Path.of("src/kernels");
-
     @Test
     void thePortableBodyMatchesFloat64OnTheCpu() throws Exception {
-        String cxx = compiler();
-        assumeTrue(cxx != null, "skipped: no g++ with C++20 <barrier> (the emulated kernel needs it)");
-        Path out = Files.createDirectories(Path.of("target/emu"));
-        for (String[] variant : new String[][] {{"gfx10", null}, {"gfx1100", "hd64"}}) {
-            Path exe = out.resolve("attention_emu_" + variant[0]);
-            List<String> cmd = new ArrayList<>(List.of(cxx, "-std=c++20", "-O2", "-w", "-DDG_ATTENTION_PORTABLE"));
-            if (variant[0].equals("gfx1100")) {
-                cmd.add("-D__gfx1100__");
-            }
-            cmd.addAll(List.of("-include", EMU.resolve("cuda_emu.h").toString(), "-I" + EMU, "-I" + KERNELS, "-o",
-                    exe.toString(), EMU.resolve("attention_emu.cpp").toString(), "-lpthread"));
-            Result build = run(cmd);
-            assertThat(build.exit()).as(variant[0] + " build:\n" + build.output()).isZero();
-            List<String> go = new ArrayList<>(List.of(exe.toAbsolutePath().toString()));
-            if (variant[1] != null) {
-                go.add(variant[1]);
-            }
-            Result r = run(go);
-            assertThat(r.output()).as(variant[0]).contains("0 failed").doesNotContain("FAIL");
-            assertThat(r.exit()).as(variant[0] + ":\n" + r.output()).isZero();
-        }
-    }
-
-    record Result(int exit, String output) {
-    }
-
-    static Result run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            return new Result(-1, text + "\n(timed out)");
-        }
-        return new Result(p.exitValue(), text);
-    }
-
-    /** g++ if it compiles a C++20 {@code <barrier>}, else null. */
-    static String compiler() throws InterruptedException {
-        try {
-            Path probe = Files.createTempFile("barrier", ".cpp");
-            Files.writeString(probe, "#include <barrier>\nint main() { std::barrier<> b(1); b.arrive_and_wait(); }\n");
-            Result r = run(List.of("g++", "-std=c++20", "-fsyntax-only", probe.toString()));
-            Files.delete(probe);
-            return r.exit() == 0 ? "g++" : null;
-        } catch (IOException e) {
-            return null; // no g++ on the PATH
-        }
+        String cxx = KernelEmulator.requireCompiler();
+        String cudaEmu = KernelEmulator.EMU.resolve("cuda_emu.h").toString();
+        KernelEmulator.buildAndCheck("gfx10", cxx, List.of("-DDG_ATTENTION_PORTABLE", "-include", cudaEmu),
+                "attention_emu.cpp", "attention_emu_gfx10");
+        KernelEmulator.buildAndCheck("gfx1100", cxx,
+                List.of("-DDG_ATTENTION_PORTABLE", "-D__gfx1100__", "-include", cudaEmu), "attention_emu.cpp",
+                "attention_emu_gfx1100", "hd64");
     }
 }

@@ -1,6 +1,6 @@
 package dev.dictum.app.cli;
 
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.backend.SelfTest;
 import dev.dictum.gpu.cpu.CpuBackend;

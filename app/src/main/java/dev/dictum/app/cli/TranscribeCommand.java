@@ -2,7 +2,7 @@ package dev.dictum.app.cli;
 
 import dev.dictum.audio.Audio16kStream;
 import dev.dictum.audio.AudioInput;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.Task;
 import dev.dictum.whisper.decode.TranscribeOptions;

@@ -2,7 +2,7 @@ package dev.dictum.app.engine;
 
 import dev.dictum.app.models.catalog.HardwareProfile;
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.device.DeviceProps;
 import java.util.Collections;

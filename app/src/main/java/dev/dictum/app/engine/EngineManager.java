@@ -5,7 +5,7 @@ import dev.dictum.app.dictation.EngineProvider;
 import dev.dictum.app.dictation.EngineSession;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.nio.file.Path;
 import java.util.List;

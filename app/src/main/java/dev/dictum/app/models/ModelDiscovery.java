@@ -1,5 +1,6 @@
 package dev.dictum.app.models;
 
+import dev.dictum.whisper.format.detect.ModelFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.DirectoryStream;

@@ -1,6 +1,6 @@
 package dev.dictum.app.settings;
 
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.dictum.app.dictation;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.nio.file.Files;

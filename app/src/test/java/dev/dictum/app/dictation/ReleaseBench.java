@@ -5,7 +5,7 @@ import dev.dictum.app.os.TargetWindow;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.EngineBenchmark;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.dictation.EngineSession;
 import dev.dictum.app.settings.Settings;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

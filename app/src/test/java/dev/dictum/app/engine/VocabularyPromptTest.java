@@ -3,7 +3,7 @@ package dev.dictum.app.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.settings.TranscriptionSettings;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.session.WhisperEngine;

@@ -1,15 +1,36 @@
 package dev.dictum.gpu.backend;
 
+import static dev.dictum.gpu.backend.GpuMemory.buf;
+import static dev.dictum.gpu.backend.GpuMemory.checkRange;
+import static dev.dictum.gpu.backend.GpuMemory.weight;
+import static dev.dictum.gpu.backend.KernelChoice.GEMV_MAX_ROWS;
+import static dev.dictum.gpu.backend.KernelChoice.normFused;
+import static dev.dictum.gpu.backend.KernelChoice.normLinearFused;
+import static dev.dictum.gpu.backend.KernelChoice.oneRowGemvHasFewerRegisters;
+import static dev.dictum.gpu.backend.KernelChoice.pipelined;
+import static dev.dictum.gpu.backend.LaunchGeometry.ATTENTION_BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.CROSS_BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.GEMV_BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_MAX_BLOCK;
+import static dev.dictum.gpu.backend.LaunchGeometry.MAX_GRID;
+import static dev.dictum.gpu.backend.LaunchGeometry.PIPE_BLOCKS_PER_SM;
+import static dev.dictum.gpu.backend.LaunchGeometry.attentionQueriesPerBlock;
+import static dev.dictum.gpu.backend.LaunchGeometry.attentionShared;
+import static dev.dictum.gpu.backend.LaunchGeometry.ceil;
+import static dev.dictum.gpu.backend.LaunchGeometry.crossChunks;
+import static dev.dictum.gpu.backend.LaunchGeometry.gemvGrid;
+import static dev.dictum.gpu.backend.LaunchGeometry.layerNormGrid;
+import static dev.dictum.gpu.backend.LaunchGeometry.lnShared;
+
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
-import dev.dictum.gpu.DType;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
-import dev.dictum.gpu.ModelTooLarge;
 import dev.dictum.gpu.StepGraph;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
-import dev.dictum.gpu.device.DeviceBuffer;
 import dev.dictum.gpu.device.DeviceProps;
 import dev.dictum.gpu.device.GpuDriver;
 import dev.dictum.gpu.device.Kernel;
@@ -17,61 +38,25 @@ import dev.dictum.gpu.device.KernelArgs;
 import dev.dictum.gpu.device.KernelCache;
 import dev.dictum.gpu.device.KernelImages;
 import dev.dictum.gpu.device.Stream;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * {@link Backend} on a GPU through either driver (HIP or CUDA), launching the kernels of
  * native/src/kernels exactly as ABI.md (v1) has them. Weights are uploaded as the file stores
  * them and turned into f16 on the device (convert/dequant kernels); activations are f32; every
  * launch and copy goes on one stream; only {@link #download} and {@link #synchronize} wait.
+ * What is held in device memory is {@link GpuMemory}'s; which kernel an op takes, {@link KernelChoice}'s;
+ * each launch's grid and shared memory, {@link LaunchGeometry}'s: this class wires them to the ops.
  * Ops are serialised on this object (one stream, one staging ring), so any thread may call them.
  */
 public final class GpuBackend implements Backend {
-    /** Rows up to which a linear runs as GEMV (streams W once) rather than the tiled GEMM. */
-    static final int GEMV_MAX_ROWS = 8;
-    static final int BLOCK = 256;
-    /**
-     * GEMV block: 4 warps of 32 (2 waves of 64), so a 1280-column projection is 320 blocks and
-     * spreads over an H100's 132 SMs within 3 blocks of each other (256 threads left 28 SMs with
-     * twice the bytes of the rest).
-     */
-    static final int GEMV_BLOCK = 128;
-    /** cross_attention_f32's block: chunks of ~100 keys keep 128 threads busy. */
-    static final int CROSS_BLOCK = 128;
-    static final int CROSS_SLOTS_PER_SM = 4;
-    /** One partial: max, sum and headDim accumulators (heads up to 256 wide split; wider ones don't). */
-    static final int CROSS_SLOT_FLOATS = 258;
-    /**
-     * layer_norm_f32's block: one warp per row, so 4 rows a block at warp 32 (2 at wave 64); 1500
-     * encoder rows are 375 blocks, all resident at once on an H100 (128 registers a thread).
-     */
-    static final int LAYER_NORM_BLOCK = 128;
-    /** layer_norm_f32's __launch_bounds__: the row held in registers must not spill. */
-    static final int LAYER_NORM_MAX_BLOCK = 256;
-    private static final int MAX_GRID = 65535;
-    private static final Pattern GEMM_CUBIN = Pattern.compile("sm_(\\d+)/gemm\\.cubin");
-    private static final long RING_DEVICE_BYTES = Staging.RING_BYTES;
-
     private final GpuDriver driver;
     private final Device device;
     private final Stream stream;
     private final KernelCache kernels;
-    private final Staging staging;
-    private final DeviceBuffer ringOnDevice;
-    private final List<GpuWeight> weights = new ArrayList<>();
-    private DeviceBuffer rawScratch;
-    /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
-    private DeviceBuffer hiloPlanes;
-    private String gemmImage;
-    /**
-     * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
-     * size and never moved, since a captured decoder-step graph holds their addresses.
-     */
-    private final DeviceBuffer crossPartials;
-    private final DeviceBuffer crossTickets;
+    /** Weights, buffers, staging and the ops' scratch. */
+    private final GpuMemory memory;
+    private final HiloGemm hilo;
     private boolean closed;
     /**
      * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
@@ -87,18 +72,11 @@ public final class GpuBackend implements Backend {
         this.device = new Device(driver, ordinal);
         this.stream = device.newStream();
         this.kernels = new KernelCache(device, KernelImages.load());
-        this.ringOnDevice = device.allocate(RING_DEVICE_BYTES);
-        this.staging = new Staging(driver, stream, ringOnDevice);
-        // Allocated here, not at the first cross-attention: no allocation may happen while a
-        // decoder step is being captured, and a captured graph keeps these addresses.
-        int slots = CROSS_SLOTS_PER_SM * device.props().multiprocessors();
-        this.crossPartials = device.allocate(4L * slots * CROSS_SLOT_FLOATS);
-        this.crossTickets = device.allocate(4L * slots);
-        stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
+        this.memory = new GpuMemory(device, stream, kernels);
+        this.hilo = new HiloGemm(stream, kernels, memory, device.props());
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
                 : "0".equals(System.getenv("DICTUM_CUDA_GRAPHS")) ? "DICTUM_CUDA_GRAPHS=0" : null;
     }
-
     @Override
     public String name() {
         DeviceProps p = device.props();
@@ -131,112 +109,32 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void checkFits(String what, long weightElements, long workingFloats) {
-        long need = 2 * weightElements + 4 * workingFloats;
-        long[] info = device.memoryInfo();
-        // Keep a margin for the driver's own allocations and fragmentation.
-        long usable = (long) (info[0] * 0.92);
-        if (need > usable) {
-            throw new ModelTooLarge(String.format(Locale.ROOT,
-                    "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
-                            + " are free", what, need / GIB, name(), info[0] / GIB, info[1] / GIB));
-        }
+        memory.checkFits(what, weightElements, workingFloats, name());
     }
-
-    private static final double GIB = 1L << 30;
 
     @Override
     public synchronized Weight upload(HostTensor t) {
-        long n = t.elementCount();
-        DeviceBuffer f16 = device.allocate(2 * n);
-        try {
-            switch (t.dtype()) {
-                case F16 -> staging.toDevice(t.data(), f16.address());
-                case F32, BF16 -> {
-                    long raw = rawCopy(t);
-                    launchGrid(kernel("convert", t.dtype() == DType.F32 ? "convert_f32_to_f16"
-                            : "convert_bf16_to_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(n));
-                }
-                case Q8_0, Q5_0, Q5_1, Q4_0 -> {
-                    long raw = rawCopy(t);
-                    long blocks = n / 32;
-                    launchGrid(kernel("dequant", "dequant_" + t.dtype().name().toLowerCase(Locale.ROOT) + "_f16"),
-                            n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(blocks));
-                }
-                case I8 -> {
-                    long raw = rawCopy(t);
-                    try (DeviceBuffer scales = device.allocate(t.rowScales().byteSize())) {
-                        staging.toDevice(t.rowScales(), scales.address());
-                        launchGrid(kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
-                                .ptr(scales.address()).ptr(f16.address()).i32(Math.toIntExact(t.rows()))
-                                .i32(Math.toIntExact(t.cols())));
-                        stream.synchronize();
-                    }
-                }
-                default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
-            }
-            // The raw scratch is reused by the next upload: this conversion must have read it.
-            stream.synchronize();
-        } catch (RuntimeException e) {
-            f16.close();
-            throw e;
-        }
-        GpuWeight w = new GpuWeight(t, f16);
-        weights.add(w);
-        return w;
-    }
-
-    /** Copies the tensor's bytes unchanged to the raw scratch (grown as needed), returns its address. */
-    private long rawCopy(HostTensor t) {
-        long bytes = t.data().byteSize();
-        DeviceBuffer s = scratch(bytes);
-        staging.toDevice(t.data(), s.address());
-        return s.address();
-    }
-
-    private DeviceBuffer scratch(long bytes) {
-        if (rawScratch == null || rawScratch.bytes() < bytes) {
-            if (rawScratch != null) {
-                stream.synchronize();
-                rawScratch.close();
-                rawScratch = null;
-            }
-            rawScratch = device.allocate(bytes);
-        }
-        return rawScratch;
+        return memory.upload(t);
     }
 
     @Override
     public synchronized Buffer allocate(long floats) {
-        DeviceBuffer m = device.allocate(4 * floats);
-        if (floats > 0) {
-            stream.fill32(m.address(), 0, floats);
-        }
-        return new GpuBuffer(m, floats);
+        return memory.allocate(floats);
     }
 
     @Override
     public synchronized void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count) {
-        GpuBuffer d = buf(dst);
-        checkRange(d, dstOffset, count);
-        staging.toDevice(src, srcOffset, d.at(dstOffset), count);
+        memory.upload(src, srcOffset, dst, dstOffset, count);
     }
 
     @Override
     public synchronized void download(Buffer src, long srcOffset, float[] dst, int dstOffset, int count) {
-        GpuBuffer s = buf(src);
-        checkRange(s, srcOffset, count);
-        staging.toHost(s.at(srcOffset), dst, dstOffset, count);
+        memory.download(src, srcOffset, dst, dstOffset, count);
     }
 
     @Override
     public synchronized void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
-        GpuBuffer s = buf(src);
-        GpuBuffer d = buf(dst);
-        checkRange(s, srcOffset, count);
-        checkRange(d, dstOffset, count);
-        if (count > 0) {
-            stream.copyOnDevice(d.at(dstOffset), s.at(srcOffset), 4 * count);
-        }
+        memory.copy(src, srcOffset, dst, dstOffset, count);
     }
 
     @Override
@@ -252,7 +150,7 @@ public final class GpuBackend implements Backend {
         KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                 .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
                 .i32(epilogueCode(epilogue));
-        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters()) { // gemv_f16's one-row pass: the same bits
+        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters(driver.api())) { // gemv_f16's one-row pass: the same bits
             KernelArgs one = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
                     .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
                     .i32(epilogueCode(epilogue));
@@ -266,10 +164,10 @@ public final class GpuBackend implements Backend {
         } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
-        } else if (hiloFits(rows, w)) {
+        } else if (hilo.fits(rows, w)) {
             // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
-            long hi = splitHilo(buf(x).at(xOffset), (long) rows * k);
-            gemmHilo(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
+            long hi = hilo.split(buf(x).at(xOffset), (long) rows * k);
+            hilo.multiply(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
         } else {
             kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
         }
@@ -307,41 +205,40 @@ public final class GpuBackend implements Backend {
         }
         boolean split = same && rows > GEMV_MAX_ROWS;
         for (Projection p : ps) {
-            split &= hiloFits(rows, p.w());
+            split &= hilo.fits(rows, p.w());
         }
         if (!split) {
             Backend.super.project(x, rows, ps);
             return;
         }
-        long hi = splitHilo(buf(x).at(0), (long) rows * k);
+        long hi = hilo.split(buf(x).at(0), (long) rows * k);
         for (Projection p : ps) {
-            gemmHilo(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
+            hilo.multiply(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
         }
     }
 
     /**
-     * Tests: linear (x at offset 0) through the hilo entry {@code h} whatever {@link #hiloKernel} would
+     * Tests: linear (x at offset 0) through the hilo entry {@code h} whatever {@link KernelChoice#hiloKernel} would
      * pick, at any shape; false (nothing launched) where that entry cannot run: no sm_80+ cubin of its
      * body, k % 8 != 0, or more shared memory than the device's opt-in maximum.
      */
-    synchronized boolean linearHilo(HiloKernel h, Buffer x, int rows, Weight w, Weight bias, Buffer out,
+    synchronized boolean linearHilo(KernelChoice.HiloKernel h, Buffer x, int rows, Weight w, Weight bias, Buffer out,
             Epilogue epilogue) {
         int n = Math.toIntExact(w.rows());
         int k = Math.toIntExact(w.cols());
-        if (!hiloBody(gemmImage()) || k % 8 != 0 || weight(w).address() % 16 != 0
-                || h.sharedBytes() > device.props().sharedMemoryPerBlockOptin()) {
+        if (!hilo.canRun(h, w, k)) {
             return false;
         }
         checkRange(buf(x), 0, (long) rows * k);
         checkRange(buf(out), 0, (long) rows * n);
-        long hi = splitHilo(buf(x).at(0), (long) rows * k);
-        gemmHilo(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
+        long hi = hilo.split(buf(x).at(0), (long) rows * k);
+        hilo.multiply(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
         return true;
     }
 
     /**
      * One row: the layer norm in gemv1_ln_f16's prologue (every block normalises x into its shared memory)
-     * where {@link #normLinearFused} allows (tiny's and small's short GEMVs); else layer_norm_f32 + linear.
+     * where {@link KernelChoice#normLinearFused} allows (tiny's and small's short GEMVs); else layer_norm_f32 + linear.
      */
     @Override
     public synchronized void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w,
@@ -390,224 +287,18 @@ public final class GpuBackend implements Backend {
                 lnShared(cols), a);
     }
 
-    /**
-     * Whether a one-row GEMV runs as gemv1_pipe_f16 on a grid of {@link #PIPE_BLOCKS_PER_SM} blocks per
-     * SM: many columns (the logits; H100, kernel_bench: 51866 × 1280 in 49.6 µs instead of gemv1_f16's
-     * 53.3 and gemv_f16's 90.6, 51865 × 384 in 22.5 instead of 40.0 and 54.4), rows of one batch of
-     * 16-byte loads per lane and one warp per column (the kernel's fast path, gemv_f16's sum order:
-     * the same bits), 16-byte aligned.
-     */
-    static boolean pipelined(int n, int k, int warp, long x, long w) {
-        return n >= PIPE_MIN_COLUMNS && k % 8 == 0 && k / 8 <= 8 * warp && gemvSplit(k, GEMV_BLOCK / warp, warp) == 1
-                && x % 16 == 0 && w % 16 == 0;
-    }
-
-    static final int PIPE_MIN_COLUMNS = 16384;
-    /** 4 blocks of 128 per SM: all resident at gemv1_pipe_f16's 102 registers (sm_90), the best measured. */
-    static final int PIPE_BLOCKS_PER_SM = 4;
-
-    /**
-     * gemv1_f16 holds fewer registers than gemv_f16 under nvcc (sm_90: 95 vs 116, so 5 blocks of 128 per
-     * SM instead of 4), more under hipcc for gfx1010 (114 vs 94 VGPRs: 8 waves per SIMD instead of 10):
-     * a one-row linear takes it on CUDA only.
-     */
-    private boolean oneRowGemvHasFewerRegisters() {
-        return driver.api().equals("cuda");
-    }
-
-    /**
-     * Whether a one-row GEMV of {@code columns} outputs (all projections together) over rows of
-     * {@code k} may take its layer norm in the prologue: the row fits the block's shared memory (8·k
-     * bytes, at most 32 KiB, under the 48 KiB any launch may take without an opt-in) and there are few
-     * enough blocks that normalising the row in each costs less than the layer norm's own launch: not
-     * the 51866 logits (12967 blocks). gemv3_1_f16 (projectStep) is fused wherever this holds: it also
-     * drops the two appends (H100, kernel_bench graphs: d 1280 12.9 → 12.8 µs, 768 10.7 → 9.4, 384 8.6 →
-     * 4.8); a single GEMV only where {@link #normLinearFused} also holds.
-     */
-    static boolean normFused(long columns, int k, int sharedPerBlock) {
-        return k >= 1 && (long) lnShared(k) <= Math.min(NORM_FUSED_MAX_SHARED, sharedPerBlock - 1024L)
-                && columns <= NORM_FUSED_MAX_COLUMNS;
-    }
-
-    /** Dynamic shared memory of gemv1_ln_f16 / gemv3_1_f16: the row (k floats) and its gain and bias (k half2). */
-    static int lnShared(int k) {
-        return Math.toIntExact(8L * k);
-    }
-
-    /**
-     * normLinear fused (gemv1_ln_f16) for small weights only: each block's prologue costs ~4 µs at k 1280
-     * (two round trips to L2 and two block reductions before the first FMA) and is paid once per wave of
-     * blocks, so it beats layer_norm_f32 + GEMV only while the GEMV is short. H100, kernel_bench graphs,
-     * LN + GEMV → fused: 384 × 384 5.7 → 4.3 µs, 1536 × 384 6.0 → 4.8, 768 × 768 6.2 → 5.7, but 1280 × 1280
-     * 7.6 → 7.9, 3072 × 768 8.5 → 9.9, 5120 × 1280 12.5 → 13.6: fused up to n·k = 2^20 weights.
-     */
-    static boolean normLinearFused(int n, int k, int sharedPerBlock) {
-        return normFused(n, k, sharedPerBlock) && (long) n * k <= NORM_LINEAR_FUSED_MAX_WEIGHTS;
-    }
-
-    static final long NORM_LINEAR_FUSED_MAX_WEIGHTS = 1L << 20;
-
     /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
     public synchronized void fuseSteps(boolean on) {
         fuse = on;
     }
 
-    static final int NORM_FUSED_MAX_SHARED = 32 * 1024;
-    static final long NORM_FUSED_MAX_COLUMNS = 16384;
-
-    /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
-    private boolean hiloFits(int rows, Weight w) {
-        return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
-                && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), Math.toIntExact(w.cols()),
-                        device.props().multiprocessors());
-    }
-
-    /** The gemm module's image ("sm_90/gemm.cubin", …): looked up once, it never changes. */
-    private String gemmImage() {
-        if (gemmImage == null) {
-            gemmImage = kernels.module("gemm").image();
-        }
-        return gemmImage;
-    }
-
-    /** x's hi/lo planes (rows · k halves each, lo after hi); returns hi's address. */
-    private long splitHilo(long x, long count) {
-        DeviceBuffer planes = hiloPlanes(4 * count);
-        long hi = planes.address();
-        // a thread per 4 elements (one 16-byte load of x: ABI.md)
-        launchGrid(kernel("gemm", "split_f32_hilo"), (count + 3) / 4,
-                new KernelArgs().ptr(x).ptr(hi).ptr(hi + 2 * count).i64(count));
-        return hi;
-    }
-
-    private void gemmHilo(long hi, int rows, Weight w, Weight bias, long out, int n, int k, Epilogue epilogue) {
-        gemmHilo(hiloKernel(rows, n, device.props().multiprocessors(), device.props().sharedMemoryPerBlockOptin()),
-                hi, rows, w, bias, out, n, k, epilogue);
-    }
-
-    private void gemmHilo(HiloKernel h, long hi, int rows, Weight w, Weight bias, long out, int n, int k,
-            Epilogue epilogue) {
-        long lo = hi + 2L * rows * k;
-        kernel("gemm", h.name()).launch(stream, ceil(n, h.tileCols()), ceil(rows, h.tileRows()), 1, BLOCK,
-                h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
-                        .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
-                        .i32(epilogueCode(epilogue)));
-    }
-
-    private static int epilogueCode(Epilogue e) {
+    /** The ABI's epilogue argument (ABI.md): 0 none, 1 GELU, 2 add to out. */
+    static int epilogueCode(Epilogue e) {
         return switch (e) {
             case NONE -> 0;
             case GELU -> 1;
             case ADD -> 2;
         };
-    }
-
-    /** gemm_f16_hilo's input planes: one buffer, grown to the largest {@code rows · k} seen. */
-    private DeviceBuffer hiloPlanes(long bytes) {
-        if (hiloPlanes == null || hiloPlanes.bytes() < bytes) {
-            if (hiloPlanes != null) {
-                stream.synchronize(); // a GEMM queued on the old planes may still read them
-                hiloPlanes.close();
-                hiloPlanes = null;
-            }
-            hiloPlanes = device.allocate(bytes);
-        }
-        return hiloPlanes;
-    }
-
-    /**
-     * One entry of the hilo GEMM (gemm.cu, ABI.md) and its launch: a {@code tileRows × tileCols} tile per
-     * block of 256 threads, {@code sharedBytes} of dynamic shared memory (0: the entry's own 48 KiB of
-     * static shared memory).
-     */
-    record HiloKernel(String name, int tileRows, int tileCols, int sharedBytes) {
-    }
-
-    /** The 2-stage body, one block per SM (gemm_hilo.cuh). */
-    static final HiloKernel HILO = new HiloKernel("gemm_f16_hilo", 128, 128, 0);
-    /** The same, two blocks per SM (128 registers). */
-    static final HiloKernel HILO_2BLK = new HiloKernel("gemm_f16_hilo_2blk", 128, 128, 0);
-    /**
-     * gemm_hilo_pipe.cuh's 128 × 128 tile with 4 stages of two 32-wide k-slices in dynamic shared memory:
-     * 192 KiB, one block per SM, above the 48 KiB default ({@link dev.dictum.gpu.device.Kernel#launch}
-     * opts in).
-     */
-    static final HiloKernel HILO_PIPE = new HiloKernel("gemm_f16_hilo_pipe", 128, 128, 4 * 2 * (2 * 128 + 128) * 64);
-
-    /**
-     * Whether the device takes {@link #HILO_PIPE}: its opt-in shared memory per block holds it (sm_90's
-     * 227 KiB; not sm_80's 163 KiB, sm_86 / sm_89's 99 KiB nor sm_75's 64 KiB, which keep the 2-stage
-     * entries).
-     */
-    static boolean hiloPipe(int sharedOptin) {
-        return sharedOptin >= HILO_PIPE.sharedBytes();
-    }
-
-    /**
-     * The hilo GEMM entry for {@code rows × n} outputs (where {@link #wideTile} holds), as measured
-     * (kernel_bench on an H100, 2026-11-26 22:18, split included): with at least two 128 × 128 tiles per
-     * SM gemm_f16_hilo_2blk (large-v3's MLP up 1500 × 5120: 0.153 ms, every deeper pipeline 0.178 and
-     * more); else, where {@link #hiloPipe}, gemm_f16_hilo_pipe (1500 × 1280 × 1280 / 3840 / 5120: 0.047 /
-     * 0.124 / 0.179 ms against gemm_f16_hilo's 0.056 / 0.147 / 0.240); else gemm_f16_hilo.
-     */
-    static HiloKernel hiloKernel(int rows, int n, int multiprocessors, int sharedOptin) {
-        if (hiloTwoPerSm(rows, n, multiprocessors)) {
-            return HILO_2BLK;
-        }
-        return hiloPipe(sharedOptin) ? HILO_PIPE : HILO;
-    }
-
-    /** gemm_f16_hilo_2blk (two blocks per SM) when there are at least two 128 × 128 tiles per SM. */
-    static boolean hiloTwoPerSm(int rows, int n, int multiprocessors) {
-        return (long) ceil(rows, 128) * ceil(n, 128) >= 2L * multiprocessors;
-    }
-
-    /**
-     * Whether a GEMM of {@code rows × n} outputs over {@code k} inputs runs as split_f32_hilo + a hilo
-     * entry ({@link #hiloKernel}): only where the entries' own bodies are the ones loaded (a cubin for
-     * sm_80 or newer; on the compute_75 PTX and on AMD an entry is 64 × 64 tiles of the portable body, so
-     * gemm_f16's four times as many blocks are better), only when its 128 × 128 tiles fill at least 3/4 of
-     * the SMs (the large encoders' GEMMs: 1500 × 1280 is 120 tiles on an H100's 132 SMs; every MLP up),
-     * and only for k ≥ 512, where the split pays: measured on an H100, tiny's MLP up (1500 × 1536 × 384)
-     * is 0.036 ms on gemm_f16 against 0.038 to 0.048 on every hilo entry, small's (1500 × 3072 × 768)
-     * 0.087 on gemm_f16_hilo_2blk against 0.094. Smaller shapes (tiny's and small's d_model outputs,
-     * prompts) keep gemm_f16's 64 × 64 tile (1500 × 768 × 768: 0.033 ms, no hilo entry faster).
-     */
-    static boolean wideTile(String gemmImage, int rows, int n, int k, int multiprocessors) {
-        return hiloBody(gemmImage) && k >= HILO_MIN_K && 4L * ceil(rows, 128) * ceil(n, 128) >= 3L * multiprocessors;
-    }
-
-    /** The least k for which the split into hi/lo planes pays (see {@link #wideTile}). */
-    static final int HILO_MIN_K = 512;
-
-    /** Whether the gemm image holds the hilo entries' own bodies: a cubin for sm_80 or newer. */
-    static boolean hiloBody(String gemmImage) {
-        var cubin = GEMM_CUBIN.matcher(gemmImage);
-        return cubin.matches() && Integer.parseInt(cubin.group(1)) >= 80;
-    }
-
-    /**
-     * Warps that share one output column of gemv_f16 for rows of {@code k} halves: as the kernel's
-     * dg_gemv_split (gemv.cu), the largest power of two within the block whose slices keep ≥ 4
-     * loads of 16 bytes per lane.
-     */
-    static int gemvSplit(int k, int warps, int warp) {
-        int s = 1;
-        while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * warp) {
-            s *= 2;
-        }
-        return s;
-    }
-
-    /** Blocks of {@link #GEMV_BLOCK} threads that cover {@code n} columns in one pass (capped). */
-    static int gemvGrid(int n, int k, int warp) {
-        int warps = GEMV_BLOCK / warp;
-        return Math.min(ceil(n, warps / gemvSplit(k, warps, warp)), MAX_GRID);
-    }
-
-    /** layer_norm_f32's grid: a warp per row, block / warp rows a block (grid-stride past the cap). */
-    static int layerNormGrid(int rows, int block, int warp) {
-        return Math.min(ceil(rows, block / warp), MAX_GRID);
     }
 
     @Override
@@ -617,7 +308,7 @@ public final class GpuBackend implements Backend {
 
     /**
      * With a chosen block size (tests launch every multiple of the warp size up to
-     * {@link #LAYER_NORM_MAX_BLOCK}): a warp per row, block / warpSize rows a block (ABI.md).
+     * {@link LaunchGeometry#LAYER_NORM_MAX_BLOCK}): a warp per row, block / warpSize rows a block (ABI.md).
      */
     public synchronized void layerNorm(Buffer x, int rows, int cols, Weight gain, Weight bias, Buffer out,
             int block) {
@@ -660,7 +351,7 @@ public final class GpuBackend implements Backend {
             return;
         }
         checkRange(buf(x), 0, (long) rows * cols);
-        launchGrid(kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
+        memory.gridStride(kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
                 .i32(rows).i32(cols).ptr(weight(table).address()).i32(firstRow));
     }
 
@@ -681,9 +372,9 @@ public final class GpuBackend implements Backend {
         }
         int cols = Math.toIntExact(tokenTable.cols());
         checkRange(buf(out), 0, (long) count * cols);
-        long t = staging.ints(tokens, count);
-        long p = staging.ints(positions, count);
-        launchGrid(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
+        long t = memory.ints(tokens, count);
+        long p = memory.ints(positions, count);
+        memory.gridStride(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
                 .ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
                 .i32(cols));
     }
@@ -695,7 +386,7 @@ public final class GpuBackend implements Backend {
         if (batch == 0 || queries == 0) {
             return;
         }
-        int shared = attentionShared(headDim);
+        int shared = attentionShared(headDim, device.props().sharedMemoryPerBlock());
         for (int b = 0; b < batch; b++) {
             if (keys[b] < 1 || causal && keys[b] < queries) {
                 throw new IllegalArgumentException("sequence " + b + " has " + keys[b] + " keys for " + queries
@@ -704,9 +395,9 @@ public final class GpuBackend implements Backend {
         }
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
-        long keysDev = staging.ints(keys, batch);
+        long keysDev = memory.ints(keys, batch);
         int perBlock = attentionQueriesPerBlock(driver.api(), attentionModule, headDim);
-        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, 128, shared,
+        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, ATTENTION_BLOCK, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
@@ -734,23 +425,7 @@ public final class GpuBackend implements Backend {
                 rows, chunks, block, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
                         .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0))
-                        .ptr(crossPartials.address()).ptr(crossTickets.address()));
-    }
-
-    /**
-     * Blocks per (head, row) of cross_attention_f32: enough that a decoded token's few (head, row)
-     * pairs fill the GPU about twice (a large-v3 token: 20 pairs, 14 chunks of 108 keys on 132 SMs),
-     * chunks of at least 64 keys; one chunk (no partials) once the pairs alone fill it twice or a
-     * head is wider than a partial slot. The partials then always fit the fixed
-     * {@code CROSS_SLOTS_PER_SM × SMs} slots: pairs × ceil(2·SMs / pairs) < 2·SMs + pairs < 4·SMs.
-     */
-    static int crossChunks(int rows, int keys, int heads, int headDim, int multiprocessors) {
-        long pairs = (long) rows * heads;
-        long fill = 2L * multiprocessors;
-        if (pairs >= fill || headDim + 2 > CROSS_SLOT_FLOATS) {
-            return 1;
-        }
-        return (int) Math.max(1, Math.min((fill + pairs - 1) / pairs, ceil(keys, 64)));
+                        .ptr(memory.crossPartials()).ptr(memory.crossTickets()));
     }
 
     @Override
@@ -770,7 +445,7 @@ public final class GpuBackend implements Backend {
         int cols = Math.toIntExact(tokenTable.cols());
         checkRange(buf(step), 0, 3);
         checkRange(buf(out), 0, cols);
-        launchGrid(kernel("embed", "embed_f16"), cols, new KernelArgs().ptr(buf(step).at(0)).ptr(buf(step).at(1))
+        memory.gridStride(kernel("embed", "embed_f16"), cols, new KernelArgs().ptr(buf(step).at(0)).ptr(buf(step).at(1))
                 .i32(1).ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
                 .i32(cols));
     }
@@ -779,16 +454,16 @@ public final class GpuBackend implements Backend {
     public synchronized void kvAppendStep(Buffer src, Buffer dst, long rowStride, Buffer step, int count) {
         checkRange(buf(step), 0, 3);
         checkRange(buf(src), 0, count);
-        launchGrid(kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
+        memory.gridStride(kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
                 .ptr(buf(dst).at(0)).ptr(buf(step).at(0)).i64(rowStride).i32(count));
     }
 
     @Override
     public synchronized void attentionStep(Buffer q, Buffer k, Buffer v, int kvStride, Buffer step, int heads,
             int headDim, Buffer out) {
-        int shared = attentionShared(headDim);
+        int shared = attentionShared(headDim, device.props().sharedMemoryPerBlock());
         checkRange(buf(step), 0, 3);
-        kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, 128, shared,
+        kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, ATTENTION_BLOCK, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
                         .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
                         .ptr(buf(out).at(0)));
@@ -821,7 +496,7 @@ public final class GpuBackend implements Backend {
     public synchronized void fill(Buffer b, long offset, long count, float value) {
         checkRange(buf(b), offset, count);
         if (count > 0) {
-            launchGrid(kernel("fill", "fill_f32"), count, new KernelArgs().ptr(buf(b).at(offset)).f32(value)
+            memory.gridStride(kernel("fill", "fill_f32"), count, new KernelArgs().ptr(buf(b).at(offset)).f32(value)
                     .i64(count));
         }
     }
@@ -854,18 +529,7 @@ public final class GpuBackend implements Backend {
             stream.synchronize();
             driver.deviceSynchronize();
         } finally {
-            weights.forEach(w -> w.f16.close());
-            weights.clear();
-            if (rawScratch != null) {
-                rawScratch.close();
-            }
-            if (hiloPlanes != null) {
-                hiloPlanes.close();
-            }
-            crossPartials.close();
-            crossTickets.close();
-            staging.close();
-            ringOnDevice.close();
+            memory.close();
             kernels.close();
             stream.close();
         }
@@ -888,66 +552,8 @@ public final class GpuBackend implements Backend {
         }
     }
 
-    /**
-     * Queries per block of attention_f32 (ABI.md): the NVIDIA body takes 64 at head sizes up to 64 (its
-     * sm_80+ path stages each K/V tile once for 64 queries; any grid is correct for it, as it divides
-     * the queries by gridDim.x), the portable body (AMD, the HIP stand-in, attention_portable) exactly 32.
-     */
-    static int attentionQueriesPerBlock(String api, String module, int headDim) {
-        boolean tensorCoreBody = api.equals("cuda") && module.equals("attention");
-        return tensorCoreBody && headDim <= 64 ? 64 : 32;
-    }
-
-    private int attentionShared(int headDim) {
-        if (headDim < 1 || headDim > 128) {
-            throw new IllegalArgumentException("attention head size " + headDim + " outside 1..128");
-        }
-        // What either body of attention.cu uses (ABI.md): the NVIDIA tensor-core body's f16 hi/lo staging
-        // and merge area, or the portable (AMD) body's K and V tiles of 32 keys x 64 or 128 channels.
-        int tensorCore = 4 * (80 * ((headDim + 7) & ~7) + 256);
-        // The sm_80+ body (head size <= 64): K and V of 32 keys as hi/lo halves, rows of roundUp(hd, 16) + 8.
-        int tensorCore64 = headDim <= 64 ? 2 * 4 * 32 * (((headDim + 15) & ~15) + 8) : 0;
-        int portable = 4 * 2 * 32 * (headDim <= 64 ? 64 : 128);
-        int shared = Math.max(Math.max(tensorCore, tensorCore64), portable);
-        if (shared > device.props().sharedMemoryPerBlock()) {
-            throw new IllegalArgumentException("attention with head size " + headDim + " needs " + shared
-                    + " bytes of shared memory; the device has " + device.props().sharedMemoryPerBlock());
-        }
-        return shared;
-    }
-
     private Kernel kernel(String module, String name) {
         return kernels.kernel(module, name);
     }
 
-    /** A grid-stride launch over {@code work} items: blocks of 256, at most 65535 of them. */
-    private void launchGrid(Kernel k, long work, KernelArgs args) {
-        int grid = (int) Math.min((work + BLOCK - 1) / BLOCK, MAX_GRID);
-        k.launch(stream, Math.max(grid, 1), 1, 1, BLOCK, 0, args);
-    }
-
-    private static int ceil(long a, int b) {
-        return Math.toIntExact((a + b - 1) / b);
-    }
-
-    private static GpuBuffer buf(Buffer b) {
-        if (b instanceof GpuBuffer g) {
-            return g;
-        }
-        throw new IllegalArgumentException("a buffer of another backend: " + b);
-    }
-
-    private static GpuWeight weight(Weight w) {
-        if (w instanceof GpuWeight g) {
-            return g;
-        }
-        throw new IllegalArgumentException("a weight of another backend: " + w.source().describe());
-    }
-
-    private static void checkRange(GpuBuffer b, long offset, long count) {
-        if (offset < 0 || count < 0 || offset + count > b.floats()) {
-            throw new IndexOutOfBoundsException("floats " + offset + ".." + (offset + count) + " of a buffer of "
-                    + b.floats());
-        }
-    }
 }

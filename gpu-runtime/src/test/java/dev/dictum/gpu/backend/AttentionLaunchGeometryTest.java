@@ -14,17 +14,17 @@ import org.junit.jupiter.api.Test;
 class AttentionLaunchGeometryTest {
     @Test
     void theTensorCoreBodyTakes64QueriesPerBlockUpToHeadSize64() {
-        assertThat(GpuBackend.attentionQueriesPerBlock("cuda", "attention", 64)).isEqualTo(64);
-        assertThat(GpuBackend.attentionQueriesPerBlock("cuda", "attention", 17)).isEqualTo(64);
-        assertThat(GpuBackend.attentionQueriesPerBlock("cuda", "attention", 65)).isEqualTo(32);
-        assertThat(GpuBackend.attentionQueriesPerBlock("cuda", "attention", 128)).isEqualTo(32);
+        assertThat(LaunchGeometry.attentionQueriesPerBlock("cuda", "attention", 64)).isEqualTo(64);
+        assertThat(LaunchGeometry.attentionQueriesPerBlock("cuda", "attention", 17)).isEqualTo(64);
+        assertThat(LaunchGeometry.attentionQueriesPerBlock("cuda", "attention", 65)).isEqualTo(32);
+        assertThat(LaunchGeometry.attentionQueriesPerBlock("cuda", "attention", 128)).isEqualTo(32);
     }
 
     @Test
     void thePortableBodyAlwaysTakes32() {
         for (int hd : new int[] {1, 64, 128}) {
-            assertThat(GpuBackend.attentionQueriesPerBlock("hip", "attention", hd)).isEqualTo(32);
-            assertThat(GpuBackend.attentionQueriesPerBlock("cuda", "attention_portable", hd)).isEqualTo(32);
+            assertThat(LaunchGeometry.attentionQueriesPerBlock("hip", "attention", hd)).isEqualTo(32);
+            assertThat(LaunchGeometry.attentionQueriesPerBlock("cuda", "attention_portable", hd)).isEqualTo(32);
         }
     }
 }

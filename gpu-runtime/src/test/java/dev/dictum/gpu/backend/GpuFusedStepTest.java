@@ -303,8 +303,7 @@ class GpuFusedStepTest {
 
     /** An f16 vector of {@code count} random values (a gain or a bias). */
     private static HostTensor vector(int count) {
-        HostTensor t = TestWeights.random(DType.F16, 1, count, seed++);
-        return new HostTensor("v", DType.F16, new long[] {count}, t.data());
+        return Gpus.f16Vector("v", count, seed++);
     }
 
     private static double f16(HostTensor t, long i) {

@@ -55,8 +55,7 @@ class GpuGemvTest {
     void gemvMatchesTheCpuOnEveryLoadPathAndRepeatsBitForBit(String api, int rows, int n, int k, int offset) {
         GpuBackend gpu = Gpus.backend(api);
         HostTensor w = TestWeights.random(DType.F16, n, k, seed++);
-        HostTensor b = TestWeights.random(DType.F16, 1, n, seed++);
-        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        HostTensor bias = Gpus.f16Vector("bias", n, seed++);
         float[] x = TestWeights.activations(rows * k, seed++);
         float[] initial = TestWeights.activations(rows * n, seed++);
         Weight gw = gpu.upload(w);

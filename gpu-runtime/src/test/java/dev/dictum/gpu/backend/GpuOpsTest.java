@@ -51,7 +51,7 @@ class GpuOpsTest {
                 out.add(Arguments.of(api, DType.F16, s[0], s[1], s[2], 3));
             }
             // Buffers at offset 0: the 16-byte loads of x and 8-byte stores of out that the sm_80
-            // GEMM bodies take only when aligned, with the 128 x 128 tile (GpuBackend.wideTile) at the
+            // GEMM bodies take only when aligned, with the 128 x 128 tile (KernelChoice.wideTile) at the
             // large encoders' shapes and odd sizes, and the 64 x 64 one.
             int[][] aligned = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1501, 1282, 1284},
                 {1333, 2050, 72}, {1500, 768, 768}, {130, 70, 40}};
@@ -72,8 +72,7 @@ class GpuOpsTest {
     void linear(String api, DType type, int rows, int n, int k, int offset) {
         GpuBackend gpu = Gpus.backend(api);
         HostTensor w = TestWeights.random(type, n, k, nextSeed());
-        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
-        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        HostTensor bias = Gpus.f16Vector("bias", n, nextSeed());
         float[] x = TestWeights.activations(rows * k, nextSeed());
         float[] initial = TestWeights.activations(rows * n, nextSeed());
         double limit = type == DType.F16 || type == DType.BF16 ? 1e-5 : 2e-3;
@@ -114,13 +113,13 @@ class GpuOpsTest {
 
     static Stream<Arguments> hiloCases() {
         List<Arguments> out = new ArrayList<>();
-        List<GpuBackend.HiloKernel> entries = List.of(GpuBackend.HILO, GpuBackend.HILO_2BLK, GpuBackend.HILO_PIPE);
+        List<KernelChoice.HiloKernel> entries = List.of(KernelChoice.HILO, KernelChoice.HILO_2BLK, KernelChoice.HILO_PIPE);
         // rows, n, k: large-v3's Q/K/V/out, MLP up and down; small's and tiny's; odd rows, n and k
         // (k % 8 == 0: the entries' precondition), fewer rows / columns than one tile, one k chunk
         int[][] shapes = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1500, 768, 768},
             {1500, 3072, 768}, {1500, 384, 1536}, {1499, 1288, 1288}, {1501, 130, 72}, {129, 65, 8}, {1, 7, 16},
             {200, 1282, 1288}};
-        for (GpuBackend.HiloKernel h : entries) {
+        for (KernelChoice.HiloKernel h : entries) {
             for (int[] sh : shapes) {
                 out.add(Arguments.of(h.name(), sh[0], sh[1], sh[2]));
             }
@@ -129,7 +128,7 @@ class GpuOpsTest {
     }
 
     /**
-     * Each hilo GEMM entry (GpuBackend.hiloKernel's choices: the 2-stage ones and the 3-stage
+     * Each hilo GEMM entry (KernelChoice.hiloKernel's choices: the 2-stage ones and the 3-stage
      * dynamic-shared-memory gemm_f16_hilo_pipe) through the backend against the CPU, whichever one the device would
      * pick; skipped where an entry cannot run (no sm_80 cubin, too little opt-in shared memory).
      */
@@ -137,12 +136,11 @@ class GpuOpsTest {
     @MethodSource("hiloCases")
     void linearThroughEveryHiloEntry(String entry, int rows, int n, int k) {
         GpuBackend gpu = Gpus.backend("cuda");
-        GpuBackend.HiloKernel h = java.util.stream.Stream.of(GpuBackend.HILO, GpuBackend.HILO_2BLK,
-                GpuBackend.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
+        KernelChoice.HiloKernel h = java.util.stream.Stream.of(KernelChoice.HILO, KernelChoice.HILO_2BLK,
+                KernelChoice.HILO_PIPE).filter(e -> e.name().equals(entry)).findFirst()
                 .orElseThrow();
         HostTensor w = TestWeights.random(DType.F16, n, k, nextSeed());
-        HostTensor b = TestWeights.random(DType.F16, 1, n, nextSeed());
-        HostTensor bias = new HostTensor("bias", DType.F16, new long[] {n}, b.data());
+        HostTensor bias = Gpus.f16Vector("bias", n, nextSeed());
         float[] x = TestWeights.activations(rows * k, nextSeed());
         float[] initial = TestWeights.activations(rows * n, nextSeed());
         Weight gw = gpu.upload(w);
@@ -187,10 +185,8 @@ class GpuOpsTest {
             for (int i = 0; i < x.length; i++) {
                 x[i] = x[i] * 3 + 5; // a mean far from 0: the two-pass variance matters
             }
-            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
-            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            HostTensor g = Gpus.f16Vector("g", cols, nextSeed());
+            HostTensor b = Gpus.f16Vector("b", cols, nextSeed());
             float[] want = new float[x.length];
             try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(x.length)) {
                 CPU.upload(x, 0, cx, 0, x.length);
@@ -199,7 +195,7 @@ class GpuOpsTest {
             }
             Weight gg = gpu.upload(g);
             Weight gb = gpu.upload(b);
-            for (int block = warp; block <= GpuBackend.LAYER_NORM_MAX_BLOCK; block += warp) {
+            for (int block = warp; block <= LaunchGeometry.LAYER_NORM_MAX_BLOCK; block += warp) {
                 try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, x.length)) {
                     gpu.upload(x, 0, gx, 0, x.length);
                     gpu.layerNorm(gx, rows, cols, gg, gb, go, block);
@@ -211,7 +207,7 @@ class GpuOpsTest {
     }
 
     /**
-     * The model's launch (GpuBackend.LAYER_NORM_BLOCK: a warp per row) against float64 within 1e-6,
+     * The model's launch (LaunchGeometry.LAYER_NORM_BLOCK: a warp per row) against float64 within 1e-6,
      * out of place and in place (out == x, as the encoder's final norm), poisoned and guarded.
      */
     @ParameterizedTest(name = "{0}")
@@ -226,10 +222,8 @@ class GpuOpsTest {
             for (int i = 0; i < x.length; i++) {
                 x[i] = x[i] * 3 + 5;
             }
-            HostTensor g = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            HostTensor b = TestWeights.random(DType.F16, 1, cols, nextSeed());
-            g = new HostTensor("g", DType.F16, new long[] {cols}, g.data());
-            b = new HostTensor("b", DType.F16, new long[] {cols}, b.data());
+            HostTensor g = Gpus.f16Vector("g", cols, nextSeed());
+            HostTensor b = Gpus.f16Vector("b", cols, nextSeed());
             float[] gain = f16s(g, cols);
             float[] bias = f16s(b, cols);
             float[] want = new float[x.length];
@@ -303,8 +297,8 @@ class GpuOpsTest {
             for (int i = 0; i < count; i++) {
                 widths[i] = n > 0 ? n : 33 + 37 * i; // n = -1: a different width per projection
                 HostTensor w = TestWeights.random(DType.F16, widths[i], k, nextSeed());
-                HostTensor b = TestWeights.random(DType.F16, 1, widths[i], nextSeed());
-                HostTensor bias = i == 1 ? null : new HostTensor("bias", DType.F16, new long[] {widths[i]}, b.data());
+                HostTensor b = Gpus.f16Vector("bias", widths[i], nextSeed());
+                HostTensor bias = i == 1 ? null : b;
                 gw.add(gpu.upload(w));
                 gb.add(bias == null ? null : gpu.upload(bias));
                 float[] o = new float[rows * widths[i]];
@@ -357,8 +351,7 @@ class GpuOpsTest {
         float[] in = TestWeights.activations(inChannels * inFrames, nextSeed());
         HostTensor w = TestWeights.random(DType.F16, outChannels, inChannels * 3, nextSeed());
         w = new HostTensor("conv.w", DType.F16, new long[] {outChannels, inChannels, 3}, w.data());
-        HostTensor b = TestWeights.random(DType.F16, 1, outChannels, nextSeed());
-        b = new HostTensor("conv.b", DType.F16, new long[] {outChannels}, b.data());
+        HostTensor b = Gpus.f16Vector("conv.b", outChannels, nextSeed());
         int outFrames = (inFrames - 1) / stride + 1;
         float[] want = new float[outFrames * outChannels];
         try (Buffer ci = CPU.allocate(in.length); Buffer co = CPU.allocate(want.length)) {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.cpu.TestWeights;
 import dev.dictum.gpu.discovery.GpuRuntimes;
 import dev.dictum.gpu.discovery.RuntimeProbe;
 import dev.dictum.gpu.discovery.ScanInputs;
@@ -12,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * GPU backends for tests, one per API for the whole run; a test on a machine without that GPU is
- * skipped with "skipped: no GPU". Also the poison-and-sentinel helpers every kernel test uses.
+ * skipped with "skipped: no GPU". Also the helpers every kernel test uses: poison and sentinels, random f16 vectors.
  */
 public final class Gpus {
     private static final Map<String, RuntimeProbe> PROBES = new ConcurrentHashMap<>();
@@ -44,6 +47,12 @@ public final class Gpus {
     public static GpuBackend portableAttentionBackend() {
         RuntimeProbe p = probe("cuda");
         return OPEN.computeIfAbsent("cuda-portable", a -> new GpuBackend(p.driver(), 0));
+    }
+
+    /** An f16 vector of {@code length} random values (a bias, a layer norm's gain), shaped as a checkpoint's. */
+    static HostTensor f16Vector(String name, int length, long seed) {
+        HostTensor t = TestWeights.random(DType.F16, 1, length, seed);
+        return new HostTensor(name, DType.F16, new long[] {length}, t.data());
     }
 
     /** An output of {@code floats} poisoned with NaN, followed by {@link #GUARD} sentinel floats. */

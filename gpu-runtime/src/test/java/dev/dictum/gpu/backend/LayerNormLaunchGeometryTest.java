@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 class LayerNormLaunchGeometryTest {
     @Test
     void aWarpPerRow() {
-        int block = GpuBackend.LAYER_NORM_BLOCK;
-        assertThat(GpuBackend.layerNormGrid(1500, block, 32)).isEqualTo(375); // 4 rows a block
-        assertThat(GpuBackend.layerNormGrid(1500, block, 64)).isEqualTo(750); // 2 at wave 64
-        assertThat(GpuBackend.layerNormGrid(1, block, 32)).isEqualTo(1); // a decoder step
-        assertThat(GpuBackend.layerNormGrid(7, block, 32)).isEqualTo(2);
-        assertThat(GpuBackend.layerNormGrid(5, 32, 32)).isEqualTo(5);
-        assertThat(GpuBackend.layerNormGrid(1_000_000, block, 32)).isEqualTo(65535); // grid-stride past it
+        int block = LaunchGeometry.LAYER_NORM_BLOCK;
+        assertThat(LaunchGeometry.layerNormGrid(1500, block, 32)).isEqualTo(375); // 4 rows a block
+        assertThat(LaunchGeometry.layerNormGrid(1500, block, 64)).isEqualTo(750); // 2 at wave 64
+        assertThat(LaunchGeometry.layerNormGrid(1, block, 32)).isEqualTo(1); // a decoder step
+        assertThat(LaunchGeometry.layerNormGrid(7, block, 32)).isEqualTo(2);
+        assertThat(LaunchGeometry.layerNormGrid(5, 32, 32)).isEqualTo(5);
+        assertThat(LaunchGeometry.layerNormGrid(1_000_000, block, 32)).isEqualTo(65535); // grid-stride past it
     }
 }

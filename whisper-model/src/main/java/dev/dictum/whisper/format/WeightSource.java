@@ -1,7 +1,6 @@
 package dev.dictum.whisper.format;
 
 import dev.dictum.gpu.HostTensor;
-import dev.dictum.whisper.model.WhisperDims;
 import dev.dictum.whisper.tokenizer.Vocabulary;
 import java.util.Set;
 

@@ -1,6 +1,5 @@
 package dev.dictum.whisper.format;
 
-import dev.dictum.whisper.model.WhisperDims;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -6,6 +6,7 @@ import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
+import dev.dictum.whisper.format.WhisperDims;
 
 /** The text decoder's weights (immutable, shared by every {@link KvDecoderState}). */
 final class TextDecoder {

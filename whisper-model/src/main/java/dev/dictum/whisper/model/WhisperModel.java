@@ -3,6 +3,7 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.format.WeightSource;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.Vocabulary;
 import java.util.function.BooleanSupplier;
 

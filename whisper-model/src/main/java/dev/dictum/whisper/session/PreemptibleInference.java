@@ -5,7 +5,7 @@ import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
 import dev.dictum.whisper.model.ForwardingDecoderState;
 import dev.dictum.whisper.model.Preempted;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.model.WhisperInference;
 import dev.dictum.whisper.tokenizer.Vocabulary;
 import java.util.function.BooleanSupplier;

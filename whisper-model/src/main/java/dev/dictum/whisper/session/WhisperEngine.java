@@ -11,7 +11,7 @@ import dev.dictum.whisper.decode.TextCodec;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.Transcriber;
 import dev.dictum.whisper.decode.TranscriptionResult;
-import dev.dictum.whisper.format.ModelFiles;
+import dev.dictum.whisper.format.detect.ModelFiles;
 import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import java.nio.file.Path;

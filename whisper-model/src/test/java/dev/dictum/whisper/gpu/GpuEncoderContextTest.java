@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.EncoderContext;

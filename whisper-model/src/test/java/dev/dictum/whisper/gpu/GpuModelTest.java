@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.gpu.Backend;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.backend.GpuHealth;
@@ -16,7 +16,7 @@ import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.mel.LogMel;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.session.EngineBenchmark;
 import dev.dictum.whisper.session.WhisperEngine;
 import dev.dictum.whisper.testutil.SafetensorsWriter;

@@ -3,7 +3,7 @@ package dev.dictum.whisper.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.device.GpuDriver;
 import dev.dictum.whisper.decode.TranscribeOptions;

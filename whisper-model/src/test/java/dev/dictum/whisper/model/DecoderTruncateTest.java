@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dictum.gpu.cpu.CpuBackend;
-import dev.dictum.whisper.format.ModelFiles;
+import dev.dictum.whisper.format.WhisperDims;
+import dev.dictum.whisper.format.detect.ModelFiles;
 import dev.dictum.whisper.testutil.TestData;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;

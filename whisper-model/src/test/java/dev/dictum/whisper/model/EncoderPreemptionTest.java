@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.whisper.decode.TranscribeOptions;
-import dev.dictum.whisper.format.ModelFiles;
+import dev.dictum.whisper.format.detect.ModelFiles;
 import dev.dictum.whisper.session.WhisperEngine;
 import dev.dictum.whisper.testutil.TestData;
 import java.lang.reflect.InvocationTargetException;

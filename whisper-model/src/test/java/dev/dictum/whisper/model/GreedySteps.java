@@ -1,5 +1,6 @@
 package dev.dictum.whisper.model;
 
+import dev.dictum.whisper.format.WhisperDims;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dictum.gpu.cpu.CpuBackend;
-import dev.dictum.whisper.format.ModelFiles;
+import dev.dictum.whisper.format.detect.ModelFiles;
 import dev.dictum.whisper.testutil.TestData;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -3,7 +3,7 @@ package dev.dictum.whisper.session;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.model.WhisperInference;
 import dev.dictum.whisper.tokenizer.Vocabulary;
 

@@ -10,7 +10,7 @@ import dev.dictum.whisper.decode.DecodingTask;
 import dev.dictum.whisper.mel.LogMel;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.testutil.Ct2Writer;
 import dev.dictum.whisper.testutil.GgmlWriter;
 import dev.dictum.whisper.testutil.RandomWhisper;

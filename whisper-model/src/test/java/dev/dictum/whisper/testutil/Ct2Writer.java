@@ -1,7 +1,7 @@
 package dev.dictum.whisper.testutil;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import dev.dictum.whisper.tokenizer.ByteLevelAlphabet;
 import dev.dictum.whisper.tokenizer.LanguageCodes;

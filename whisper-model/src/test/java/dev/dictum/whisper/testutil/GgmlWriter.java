@@ -1,7 +1,7 @@
 package dev.dictum.whisper.testutil;
 
 import dev.dictum.whisper.format.ggml.GgmlMelFilters;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.dictum.whisper.testutil;
 
 import dev.dictum.whisper.format.WhisperTensorLayout;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;

@@ -1,6 +1,6 @@
 package dev.dictum.whisper.testutil;
 
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 
 /**
  * The smallest Whisper dimensions the file formats allow: real vocabularies (the token embedding

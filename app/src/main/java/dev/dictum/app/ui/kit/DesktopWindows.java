@@ -20,7 +20,7 @@ import dev.dictum.audio.AudioInput;
 import dev.dictum.audio.capture.AudioSink;
 import dev.dictum.audio.capture.Levels;
 import dev.dictum.audio.capture.Microphone;
-import dev.dictum.gpu.Backends;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.session.WhisperEngine;

@@ -3,7 +3,7 @@ package dev.dictum.whisper.format.ct2;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.format.UntrustedText;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.dictum.whisper.format.MappedFiles;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.format.TensorTable;
 import dev.dictum.whisper.format.WeightSource;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import dev.dictum.whisper.tokenizer.SuppressTokens;
 import dev.dictum.whisper.tokenizer.Vocabulary;

@@ -1,7 +1,7 @@
 package dev.dictum.whisper.format.ct2;
 
 import dev.dictum.whisper.format.ModelFormatException;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.util.Arrays;
 import java.util.TreeSet;
 import java.util.regex.Matcher;

@@ -3,7 +3,7 @@ package dev.dictum.whisper.format.ct2;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.ModelFormatException;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

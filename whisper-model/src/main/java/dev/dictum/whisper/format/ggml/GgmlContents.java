@@ -1,7 +1,7 @@
 package dev.dictum.whisper.format.ggml;
 
 import dev.dictum.gpu.HostTensor;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.util.List;
 import java.util.Map;
 

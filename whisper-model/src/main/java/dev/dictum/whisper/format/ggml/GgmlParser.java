@@ -5,7 +5,7 @@ import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.ByteCursor;
 import dev.dictum.whisper.format.UntrustedText;
 import dev.dictum.whisper.format.WhisperTensorLayout;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;

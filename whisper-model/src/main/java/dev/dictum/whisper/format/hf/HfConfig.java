@@ -2,7 +2,7 @@ package dev.dictum.whisper.format.hf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dictum.whisper.format.ModelFormatException;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import java.nio.file.Path;
 
 /**

@@ -5,7 +5,7 @@ import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.format.WeightSource;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
 import dev.dictum.whisper.tokenizer.Vocabulary;

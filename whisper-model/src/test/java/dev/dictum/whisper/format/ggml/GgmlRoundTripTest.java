@@ -44,7 +44,7 @@ class GgmlRoundTripTest {
 
     @Test
     void multilingualVocabulariesOfBothSizes() {
-        for (var dims : new dev.dictum.whisper.model.WhisperDims[] {TinyWhisper.MULTI, TinyWhisper.MULTI_V2}) {
+        for (var dims : new dev.dictum.whisper.format.WhisperDims[] {TinyWhisper.MULTI, TinyWhisper.MULTI_V2}) {
             Path file = GgmlWriter.write(dir.resolve("m" + dims.nVocab() + ".bin"), dims, SEED, GgmlWriter.Type.Q4_0)
                     .file();
             try (GgmlModelFile f = GgmlModelFile.open(file)) {

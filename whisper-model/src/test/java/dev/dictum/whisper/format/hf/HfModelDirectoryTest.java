@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.GenerationConfig;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.testutil.RandomWhisper;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
-import dev.dictum.whisper.model.WhisperDims;
+import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.testutil.RandomWhisper;
 import dev.dictum.whisper.testutil.SafetensorsWriter;
 import dev.dictum.whisper.tokenizer.SpecialTokens;

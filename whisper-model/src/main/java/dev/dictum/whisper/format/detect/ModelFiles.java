@@ -1,5 +1,7 @@
-package dev.dictum.whisper.format;
+package dev.dictum.whisper.format.detect;
 
+import dev.dictum.whisper.format.ModelFormatException;
+import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.ct2.Ct2ModelDirectory;
 import dev.dictum.whisper.format.ggml.GgmlModelFile;
 import dev.dictum.whisper.format.hf.HfModelDirectory;

@@ -1,5 +1,7 @@
-package dev.dictum.gpu;
+package dev.dictum.gpu.select;
 
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.BackendFailure;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.backend.GpuHealth;
 import dev.dictum.gpu.backend.SelfTest;

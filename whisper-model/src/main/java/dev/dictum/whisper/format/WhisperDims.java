@@ -1,4 +1,4 @@
-package dev.dictum.whisper.model;
+package dev.dictum.whisper.format;
 
 /**
  * The hyper-parameters that fix a Whisper model's shapes (OpenAI's ModelDimensions).

@@ -1,0 +1,233 @@
+package dev.dictum.gpu.backend;
+
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.ModelTooLarge;
+import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.device.Device;
+import dev.dictum.gpu.device.DeviceBuffer;
+import dev.dictum.gpu.device.Kernel;
+import dev.dictum.gpu.device.KernelArgs;
+import dev.dictum.gpu.device.KernelCache;
+import dev.dictum.gpu.device.Stream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@link GpuBackend} holds in device memory, and how it gets there: weights uploaded as the file
+ * stores them and turned into f16 on the device (convert/dequant kernels), activation buffers, the
+ * staging ring for host copies, and the scratch the ops reuse (the raw upload scratch, the hilo GEMM's
+ * input planes, cross-attention's partials). Everything here is freed by {@link #close} and nothing
+ * before it, except scratch that grows (after the stream has finished with the old one). Not
+ * thread-safe: the backend's lock serialises every call.
+ */
+final class GpuMemory implements AutoCloseable {
+    private final Device device;
+    private final Stream stream;
+    private final KernelCache kernels;
+    private final DeviceBuffer ringOnDevice;
+    private final Staging staging;
+    private final List<GpuWeight> weights = new ArrayList<>();
+    private DeviceBuffer rawScratch;
+    /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
+    private DeviceBuffer hiloPlanes;
+    /**
+     * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
+     * size and never moved, since a captured decoder-step graph holds their addresses.
+     */
+    private final DeviceBuffer crossPartials;
+    private final DeviceBuffer crossTickets;
+
+    GpuMemory(Device device, Stream stream, KernelCache kernels) {
+        this.device = device;
+        this.stream = stream;
+        this.kernels = kernels;
+        this.ringOnDevice = device.allocate(Staging.RING_BYTES);
+        this.staging = new Staging(device.driver(), stream, ringOnDevice);
+        // Allocated here, not at the first cross-attention: no allocation may happen while a
+        // decoder step is being captured, and a captured graph keeps these addresses.
+        int slots = LaunchGeometry.CROSS_SLOTS_PER_SM * device.props().multiprocessors();
+        this.crossPartials = device.allocate(4L * slots * LaunchGeometry.CROSS_SLOT_FLOATS);
+        this.crossTickets = device.allocate(4L * slots);
+        stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
+    }
+
+    /**
+     * Throws {@link ModelTooLarge} (naming the figures) unless {@code weightElements} f16 weights and
+     * {@code workingFloats} f32 of working memory fit the device's free memory, with a margin.
+     */
+    void checkFits(String what, long weightElements, long workingFloats, String deviceName) {
+        long need = 2 * weightElements + 4 * workingFloats;
+        long[] info = device.memoryInfo();
+        // Keep a margin for the driver's own allocations and fragmentation.
+        long usable = (long) (info[0] * 0.92);
+        if (need > usable) {
+            throw new ModelTooLarge(String.format(Locale.ROOT,
+                    "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
+                            + " are free", what, need / GIB, deviceName, info[0] / GIB, info[1] / GIB));
+        }
+    }
+
+    private static final double GIB = 1L << 30;
+
+    Weight upload(HostTensor t) {
+        long n = t.elementCount();
+        DeviceBuffer f16 = device.allocate(2 * n);
+        try {
+            switch (t.dtype()) {
+                case F16 -> staging.toDevice(t.data(), f16.address());
+                case F32, BF16 -> {
+                    long raw = rawCopy(t);
+                    gridStride(kernels.kernel("convert", t.dtype() == DType.F32 ? "convert_f32_to_f16"
+                            : "convert_bf16_to_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(n));
+                }
+                case Q8_0, Q5_0, Q5_1, Q4_0 -> {
+                    long raw = rawCopy(t);
+                    long blocks = n / 32;
+                    gridStride(kernels.kernel("dequant", "dequant_" + t.dtype().name().toLowerCase(Locale.ROOT)
+                            + "_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(blocks));
+                }
+                case I8 -> {
+                    long raw = rawCopy(t);
+                    try (DeviceBuffer scales = device.allocate(t.rowScales().byteSize())) {
+                        staging.toDevice(t.rowScales(), scales.address());
+                        gridStride(kernels.kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
+                                .ptr(scales.address()).ptr(f16.address()).i32(Math.toIntExact(t.rows()))
+                                .i32(Math.toIntExact(t.cols())));
+                        stream.synchronize();
+                    }
+                }
+                default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
+            }
+            // The raw scratch is reused by the next upload: this conversion must have read it.
+            stream.synchronize();
+        } catch (RuntimeException e) {
+            f16.close();
+            throw e;
+        }
+        GpuWeight w = new GpuWeight(t, f16);
+        weights.add(w);
+        return w;
+    }
+
+    /** A grid-stride launch over {@code work} items (LaunchGeometry#gridStrideBlocks). */
+    void gridStride(Kernel k, long work, KernelArgs args) {
+        k.launch(stream, LaunchGeometry.gridStrideBlocks(work), 1, 1, LaunchGeometry.BLOCK, 0, args);
+    }
+
+    /** Copies the tensor's bytes unchanged to the raw scratch (grown as needed), returns its address. */
+    private long rawCopy(HostTensor t) {
+        long bytes = t.data().byteSize();
+        DeviceBuffer s = scratch(bytes);
+        staging.toDevice(t.data(), s.address());
+        return s.address();
+    }
+
+    private DeviceBuffer scratch(long bytes) {
+        if (rawScratch == null || rawScratch.bytes() < bytes) {
+            if (rawScratch != null) {
+                stream.synchronize();
+                rawScratch.close();
+                rawScratch = null;
+            }
+            rawScratch = device.allocate(bytes);
+        }
+        return rawScratch;
+    }
+
+    /** gemm_f16_hilo's input planes: one buffer, grown to the largest {@code rows · k} seen. */
+    DeviceBuffer hiloPlanes(long bytes) {
+        if (hiloPlanes == null || hiloPlanes.bytes() < bytes) {
+            if (hiloPlanes != null) {
+                stream.synchronize(); // a GEMM queued on the old planes may still read them
+                hiloPlanes.close();
+                hiloPlanes = null;
+            }
+            hiloPlanes = device.allocate(bytes);
+        }
+        return hiloPlanes;
+    }
+
+    long crossPartials() {
+        return crossPartials.address();
+    }
+
+    long crossTickets() {
+        return crossTickets.address();
+    }
+
+    Buffer allocate(long floats) {
+        DeviceBuffer m = device.allocate(4 * floats);
+        if (floats > 0) {
+            stream.fill32(m.address(), 0, floats);
+        }
+        return new GpuBuffer(m, floats);
+    }
+
+    void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count) {
+        GpuBuffer d = buf(dst);
+        checkRange(d, dstOffset, count);
+        staging.toDevice(src, srcOffset, d.at(dstOffset), count);
+    }
+
+    void download(Buffer src, long srcOffset, float[] dst, int dstOffset, int count) {
+        GpuBuffer s = buf(src);
+        checkRange(s, srcOffset, count);
+        staging.toHost(s.at(srcOffset), dst, dstOffset, count);
+    }
+
+    void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
+        GpuBuffer s = buf(src);
+        GpuBuffer d = buf(dst);
+        checkRange(s, srcOffset, count);
+        checkRange(d, dstOffset, count);
+        if (count > 0) {
+            stream.copyOnDevice(d.at(dstOffset), s.at(srcOffset), 4 * count);
+        }
+    }
+
+    /** The first {@code count} ints on the device (through the staging ring), for one launch. */
+    long ints(int[] values, int count) {
+        return staging.ints(values, count);
+    }
+
+    /** Frees the weights, the scratch and the staging ring (the stream must have finished with them). */
+    @Override
+    public void close() {
+        weights.forEach(w -> w.f16.close());
+        weights.clear();
+        if (rawScratch != null) {
+            rawScratch.close();
+        }
+        if (hiloPlanes != null) {
+            hiloPlanes.close();
+        }
+        crossPartials.close();
+        crossTickets.close();
+        staging.close();
+        ringOnDevice.close();
+    }
+
+    static GpuBuffer buf(Buffer b) {
+        if (b instanceof GpuBuffer g) {
+            return g;
+        }
+        throw new IllegalArgumentException("a buffer of another backend: " + b);
+    }
+
+    static GpuWeight weight(Weight w) {
+        if (w instanceof GpuWeight g) {
+            return g;
+        }
+        throw new IllegalArgumentException("a weight of another backend: " + w.source().describe());
+    }
+
+    static void checkRange(GpuBuffer b, long offset, long count) {
+        if (offset < 0 || count < 0 || offset + count > b.floats()) {
+            throw new IndexOutOfBoundsException("floats " + offset + ".." + (offset + count) + " of a buffer of "
+                    + b.floats());
+        }
+    }
+}
