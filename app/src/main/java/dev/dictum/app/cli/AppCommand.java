@@ -1,7 +1,7 @@
 package dev.dictum.app.cli;
 
 import dev.dictum.app.files.AppDirs;
-import dev.dictum.app.ui.DesktopApp;
+import dev.dictum.app.launch.DesktopLauncher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -38,7 +38,7 @@ final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
         if (model != null && !Files.exists(model)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no such model: " + model);
         }
-        return new DesktopApp(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
+        return new DesktopLauncher(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
                 spec.commandLine().getErr());
     }
 }
