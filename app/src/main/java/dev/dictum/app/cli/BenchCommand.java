@@ -98,12 +98,12 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
                 o.put("encoder_positions", r.positions());
                 o.put("warmup_runs", warmup);
                 o.put("runs", runs);
-                o.put("backend", engine.model().backend().name());
-                o.put("model", engine.model().source().description());
+                o.put("backend", engine.backend().name());
+                o.put("model", engine.modelDescription());
                 out.println(m.writeValueAsString(o));
             } else {
-                out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.model().source().description(),
-                        engine.model().backend().name());
+                out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.modelDescription(),
+                        engine.backend().name());
                 out.printf(Locale.ROOT, "encoder  %8.1f ms per 30 s window (median; min %.1f, max %.1f; %d runs x %d windows;"
                         + " %d positions)%n", r.encoderMs().median(), r.encoderMs().min(), r.encoderMs().max(), runs,
                         r.windows(), r.positions());

@@ -107,7 +107,7 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
                     report.add(file, r, tr.audioSeconds(), tr.melNanos(), seconds);
                     continue;
                 }
-                if ("auto".equalsIgnoreCase(language) && engine.model().dims().isMultilingual()) {
+                if ("auto".equalsIgnoreCase(language) && engine.multilingual()) {
                     Double p = r.languageProbabilities() == null ? null : r.languageProbabilities().get(r.language());
                     err.printf(Locale.ROOT, "%sdetected language: %s%s%n", many ? file + ": " : "", r.language(),
                             p == null ? "" : String.format(Locale.ROOT, " (p=%.2f)", p));
@@ -132,11 +132,11 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
 
     private TranscribeOptions options(WhisperEngine engine, Task t) {
         String lang = "auto".equalsIgnoreCase(language) ? null : language.toLowerCase(Locale.ROOT);
-        if (lang != null && !engine.model().vocabulary().languageCodes().contains(lang)) {
+        if (lang != null && !engine.languageCodes().contains(lang)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown language '" + language
                     + "' (use a Whisper language code such as en, de, fr, or auto)");
         }
-        if (lang != null && !lang.equals("en") && !engine.model().dims().isMultilingual()) {
+        if (lang != null && !lang.equals("en") && !engine.multilingual()) {
             throw new IllegalArgumentException("this model is English-only; it cannot transcribe '" + lang + "'");
         }
         if (beam != null && beam < 1 || bestOf != null && bestOf < 1) {

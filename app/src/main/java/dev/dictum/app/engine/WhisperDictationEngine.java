@@ -46,7 +46,7 @@ public final class WhisperDictationEngine implements DictationEngine {
 
     /** The language codes the model knows ("en" only for English-only models). */
     public List<String> languages() {
-        return engine.model().dims().isMultilingual() ? engine.model().vocabulary().languageCodes() : List.of("en");
+        return engine.multilingual() ? engine.languageCodes() : List.of("en");
     }
 
     @Override
@@ -166,11 +166,11 @@ public final class WhisperDictationEngine implements DictationEngine {
         if (lang != null && !languages().contains(lang)) {
             lang = null; // this model does not know it: detect instead of failing every dictation
         }
-        if (!engine.model().dims().isMultilingual()) {
+        if (!engine.multilingual()) {
             lang = null;
         }
         DecodingOptions d = DecodingOptions.defaults().withWithoutTimestamps(true).withLanguage(lang)
-                .withTask(s.task() == TranscriptionTask.TRANSLATE && engine.model().dims().isMultilingual()
+                .withTask(s.task() == TranscriptionTask.TRANSLATE && engine.multilingual()
                         ? Task.TRANSLATE : Task.TRANSCRIBE);
         if (s.beamSize() > 1) {
             d = d.withBeamSize(s.beamSize());
