@@ -11,10 +11,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,10 +24,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure encoder ms per 30 s window, decoder ms per token and per beam step (median, min, max"
                 + " over runs).")
-final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
-
-    @Mixin
-    CommonOptions common = new CommonOptions();
+final class BenchCommand extends ModelCommand {
 
     @Option(names = "--seconds", defaultValue = "30", paramLabel = "S",
             description = "Seconds of audio per run (windows of 30 s; default 30).")
@@ -62,14 +57,6 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
     @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...},"
             + "\"beam_ms_per_step\":{...}}.")
     boolean json;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public boolean verbose() {
-        return common.verbose;
-    }
 
     @Override
     public Integer call() throws IOException {

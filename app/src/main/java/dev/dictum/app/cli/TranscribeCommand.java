@@ -15,10 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,10 +24,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "transcribe", mixinStandardHelpOptions = true,
         description = "Transcribe (or translate to English) WAV files. The transcript goes to stdout; the detected"
                 + " language and progress to stderr.")
-final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbosity {
-
-    @Mixin
-    CommonOptions common = new CommonOptions();
+final class TranscribeCommand extends ModelCommand {
 
     @Option(names = {"-l", "--language"}, defaultValue = "auto", paramLabel = "xx",
             description = "Spoken language code (en, de, fr, ...) or auto to detect it (default).")
@@ -74,14 +69,6 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "WAV files (PCM 8-48 kHz, any channels).")
     List<Path> files = new ArrayList<>();
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public boolean verbose() {
-        return common.verbose;
-    }
 
     @Override
     public Integer call() throws IOException {
