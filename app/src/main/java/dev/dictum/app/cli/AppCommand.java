@@ -1,10 +1,9 @@
 package dev.dictum.app.cli;
 
 import dev.dictum.app.files.AppDirs;
-import dev.dictum.app.ui.DesktopApp;
+import dev.dictum.app.launch.DesktopLauncher;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +14,7 @@ import picocli.CommandLine.Option;
                 + " Ctrl+Alt+Space), the text typed into the window that has focus.",
                 "Settings: ~/.config/dictum/settings.json (%%APPDATA%%\\Dictum on Windows); recordings, history and"
                 + " the log: ~/.local/share/dictum."})
-final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
+final class AppCommand extends SubCommand {
 
     @Option(names = {"-v", "--verbose"}, description = "Log debug detail to the log file and the terminal.")
     boolean verbose;
@@ -24,9 +23,6 @@ final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             description = "Use this model (and remember it): a ggml .bin file, a Hugging Face or CTranslate2 folder."
                     + " Without it, the model chosen last in the tray's Model menu.")
     Path model;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public boolean verbose() {
@@ -38,7 +34,7 @@ final class AppCommand implements Callable<Integer>, OneLineErrors.Verbosity {
         if (model != null && !Files.exists(model)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no such model: " + model);
         }
-        return new DesktopApp(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
+        return new DesktopLauncher(AppDirs.forCurrentUser()).run(verbose, model == null ? null : model.toAbsolutePath(),
                 spec.commandLine().getErr());
     }
 }

@@ -11,10 +11,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,10 +24,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure encoder ms per 30 s window, decoder ms per token and per beam step (median, min, max"
                 + " over runs).")
-final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
-
-    @Mixin
-    CommonOptions common = new CommonOptions();
+final class BenchCommand extends ModelCommand {
 
     @Option(names = "--seconds", defaultValue = "30", paramLabel = "S",
             description = "Seconds of audio per run (windows of 30 s; default 30).")
@@ -63,14 +58,6 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
             + "\"beam_ms_per_step\":{...}}.")
     boolean json;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public boolean verbose() {
-        return common.verbose;
-    }
-
     @Override
     public Integer call() throws IOException {
         Logging.configure(common.verbose);
@@ -98,12 +85,12 @@ final class BenchCommand implements Callable<Integer>, OneLineErrors.Verbosity {
                 o.put("encoder_positions", r.positions());
                 o.put("warmup_runs", warmup);
                 o.put("runs", runs);
-                o.put("backend", engine.model().backend().name());
-                o.put("model", engine.model().source().description());
+                o.put("backend", engine.backend().name());
+                o.put("model", engine.modelDescription());
                 out.println(m.writeValueAsString(o));
             } else {
-                out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.model().source().description(),
-                        engine.model().backend().name());
+                out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.modelDescription(),
+                        engine.backend().name());
                 out.printf(Locale.ROOT, "encoder  %8.1f ms per 30 s window (median; min %.1f, max %.1f; %d runs x %d windows;"
                         + " %d positions)%n", r.encoderMs().median(), r.encoderMs().min(), r.encoderMs().max(), runs,
                         r.windows(), r.positions());

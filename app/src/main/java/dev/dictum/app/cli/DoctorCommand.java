@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,13 +23,10 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Check the GPU runtimes (HIP, CUDA), devices and kernels, and say which backend is used.")
-final class DoctorCommand implements Callable<Integer>, OneLineErrors.Verbosity {
+final class DoctorCommand extends SubCommand {
 
     @CommandLine.Option(names = {"-v", "--verbose"}, description = "Show the engine's debug log.")
     boolean verbose;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public boolean verbose() {

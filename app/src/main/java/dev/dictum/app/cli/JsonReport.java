@@ -32,8 +32,8 @@ final class JsonReport {
     void add(Path file, TranscriptionResult r, double audioSeconds, long melNanos, double wallSeconds) {
         ObjectNode o = files.addObject();
         o.put("file", file.toString());
-        o.put("model", engine.model().source().description());
-        o.put("backend", engine.model().backend().name());
+        o.put("model", engine.modelDescription());
+        o.put("backend", engine.backend().name());
         o.put("text", r.strippedText());
         o.put("language", r.language());
         if (r.languageProbabilities() != null && !r.languageProbabilities().isEmpty()) {
@@ -58,7 +58,7 @@ final class JsonReport {
                 int id = s.tokens()[i];
                 ObjectNode t = toks.addObject();
                 t.put("id", id);
-                t.put("text", id < engine.model().vocabulary().specials().eot()
+                t.put("text", engine.isTextToken(id)
                         ? engine.tokenizer().decode(new int[] {id}) : "");
                 t.put("p", i < s.tokenProbabilities().length ? s.tokenProbabilities()[i] : Double.NaN);
             }

@@ -15,10 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,10 +24,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "transcribe", mixinStandardHelpOptions = true,
         description = "Transcribe (or translate to English) WAV files. The transcript goes to stdout; the detected"
                 + " language and progress to stderr.")
-final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbosity {
-
-    @Mixin
-    CommonOptions common = new CommonOptions();
+final class TranscribeCommand extends ModelCommand {
 
     @Option(names = {"-l", "--language"}, defaultValue = "auto", paramLabel = "xx",
             description = "Spoken language code (en, de, fr, ...) or auto to detect it (default).")
@@ -75,14 +70,6 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "WAV files (PCM 8-48 kHz, any channels).")
     List<Path> files = new ArrayList<>();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public boolean verbose() {
-        return common.verbose;
-    }
-
     @Override
     public Integer call() throws IOException {
         Logging.configure(common.verbose);
@@ -107,7 +94,7 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
                     report.add(file, r, tr.audioSeconds(), tr.melNanos(), seconds);
                     continue;
                 }
-                if ("auto".equalsIgnoreCase(language) && engine.model().dims().isMultilingual()) {
+                if ("auto".equalsIgnoreCase(language) && engine.multilingual()) {
                     Double p = r.languageProbabilities() == null ? null : r.languageProbabilities().get(r.language());
                     err.printf(Locale.ROOT, "%sdetected language: %s%s%n", many ? file + ": " : "", r.language(),
                             p == null ? "" : String.format(Locale.ROOT, " (p=%.2f)", p));
@@ -132,11 +119,11 @@ final class TranscribeCommand implements Callable<Integer>, OneLineErrors.Verbos
 
     private TranscribeOptions options(WhisperEngine engine, Task t) {
         String lang = "auto".equalsIgnoreCase(language) ? null : language.toLowerCase(Locale.ROOT);
-        if (lang != null && !engine.model().vocabulary().languageCodes().contains(lang)) {
+        if (lang != null && !engine.languageCodes().contains(lang)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown language '" + language
                     + "' (use a Whisper language code such as en, de, fr, or auto)");
         }
-        if (lang != null && !lang.equals("en") && !engine.model().dims().isMultilingual()) {
+        if (lang != null && !lang.equals("en") && !engine.multilingual()) {
             throw new IllegalArgumentException("this model is English-only; it cannot transcribe '" + lang + "'");
         }
         if (beam != null && beam < 1 || bestOf != null && bestOf < 1) {

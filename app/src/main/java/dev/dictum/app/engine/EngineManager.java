@@ -104,7 +104,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
             long ended = e.lastEndedNanos();
             if (ended != trimmedAfter && e.idleNanos() >= IDLE_TRIM_NANOS) {
                 trimmedAfter = ended;
-                e.engine().model().releaseScratch();
+                e.engine().releaseScratch();
                 System.gc();
                 LOG.debug("idle: encoder scratch released, heap collected");
             }
@@ -315,7 +315,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
         // dictation: one full collection lets G1 shrink the heap to the live set (the launcher's
         // MaxHeapFreeRatio) instead of idling at warm-up's peak.
         if (complete) {
-            engine.engine().model().releaseScratch();
+            engine.engine().releaseScratch();
             System.gc();
         }
         return complete;

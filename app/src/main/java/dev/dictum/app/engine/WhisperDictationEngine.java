@@ -5,6 +5,8 @@ import dev.dictum.app.dictation.EngineSession;
 import dev.dictum.app.dictation.Transcript;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.app.settings.TranscriptionTask;
+import dev.dictum.audio.AudioInput;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.Task;
@@ -12,6 +14,8 @@ import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.TranscriptionResult;
 import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.WhisperEngine;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -42,7 +46,7 @@ public final class WhisperDictationEngine implements DictationEngine {
 
     /** The language codes the model knows ("en" only for English-only models). */
     public List<String> languages() {
-        return engine.model().dims().isMultilingual() ? engine.model().vocabulary().languageCodes() : List.of("en");
+        return engine.multilingual() ? engine.languageCodes() : List.of("en");
     }
 
     @Override
@@ -162,11 +166,11 @@ public final class WhisperDictationEngine implements DictationEngine {
         if (lang != null && !languages().contains(lang)) {
             lang = null; // this model does not know it: detect instead of failing every dictation
         }
-        if (!engine.model().dims().isMultilingual()) {
+        if (!engine.multilingual()) {
             lang = null;
         }
         DecodingOptions d = DecodingOptions.defaults().withWithoutTimestamps(true).withLanguage(lang)
-                .withTask(s.task() == TranscriptionTask.TRANSLATE && engine.model().dims().isMultilingual()
+                .withTask(s.task() == TranscriptionTask.TRANSLATE && engine.multilingual()
                         ? Task.TRANSLATE : Task.TRANSCRIBE);
         if (s.beamSize() > 1) {
             d = d.withBeamSize(s.beamSize());
@@ -176,6 +180,18 @@ public final class WhisperDictationEngine implements DictationEngine {
                 .withConditionOnPreviousText(s.conditionOnPreviousText())
                 .withEncoderContext(s.encoderContext());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
+    }
+
+    /**
+     * Transcribes a saved recording with a model loaded for this call only (the history's
+     * "Transcribe again with…"), in {@code language} ("auto" detects it).
+     */
+    public static String transcribeFile(Path wav, Path model, String backend, String language) throws IOException {
+        TranscribeOptions options = TranscribeOptions.defaults().withDecoding(DecodingOptions.defaults()
+                .withLanguage("auto".equals(language) ? null : language));
+        try (WhisperEngine engine = WhisperEngine.load(model, Backends.open(backend))) {
+            return engine.transcribe(AudioInput.readMono16k(wav), options).strippedText();
+        }
     }
 
     /**

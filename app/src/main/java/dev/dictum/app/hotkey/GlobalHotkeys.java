@@ -14,7 +14,6 @@ import dev.dictum.app.hotkey.HotkeyTracker.Action;
 import dev.dictum.app.hotkey.HotkeyTracker.Event;
 import dev.dictum.app.os.Grab;
 import dev.dictum.app.os.KeyGrabs;
-import dev.dictum.app.os.KeyboardState;
 import dev.dictum.app.settings.HotkeySettings;
 import java.lang.reflect.Method;
 import java.util.EnumMap;
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * ends; on Windows the hook consumes them ({@link KeySwallower}). A combination another program
  * holds is reported once through {@code problems} (a notice), and still works through the hook.
  */
-public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
+public final class GlobalHotkeys implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GlobalHotkeys.class);
 
     private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
@@ -49,7 +48,7 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     private final Set<Grab> reported = new HashSet<>(); // guarded by this
     private Map<Action, Hotkey> bindings; // guarded by this
     private boolean grabbedForRecording; // guarded by this
-    private volatile long lastEditMillis;
+    private final KeyboardWatch keyboard;
     private HotkeyTracker tracker; // guarded by this
     private TriggerModeMachine machine; // guarded by this
     private final NativeKeyListener keys = new NativeKeyListener() {
@@ -86,7 +85,19 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
      */
     public GlobalHotkeys(DictationController controller, HotkeySettings settings, KeyGrabs grabs,
             Consumer<String> problems) {
+        this(controller, settings, grabs, new KeyboardWatch(), problems);
+    }
+
+    /**
+     * @param grabs    keeps the app's combinations from the focused window (X11), or {@link KeyGrabs#NONE}
+     * @param keyboard told what the hook sees of the keyboard (the controller reads it)
+     * @param problems told, once per combination, when another program holds one
+     */
+    public GlobalHotkeys(DictationController controller, HotkeySettings settings, KeyGrabs grabs,
+            KeyboardWatch keyboard, Consumer<String> problems) {
         this.controller = controller;
+        this.keyboard = keyboard;
+        keyboard.connect(() -> tracker().modifiersHeld());
         this.grabs = grabs;
         this.problems = problems;
         apply(settings);
@@ -133,11 +144,6 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     }
 
     @Override
-    public boolean modifiersHeld() {
-        return tracker().modifiersHeld();
-    }
-
-    @Override
     public void close() {
         grabs.close();
         GlobalScreen.removeNativeKeyListener(keys);
@@ -181,14 +187,9 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
             consume(e);
         }
         if (fired.isEmpty() && input.modifier() == null && !t.isTrigger(input)) {
-            lastEditMillis = System.currentTimeMillis(); // typing, Backspace, a click: the field may have changed
+            keyboard.edited(); // typing, Backspace, a click: the field may have changed
         }
         handle(fired);
-    }
-
-    @Override
-    public long lastEditMillis() {
-        return lastEditMillis;
     }
 
     private void released(NativeInputEvent e, Input input) {

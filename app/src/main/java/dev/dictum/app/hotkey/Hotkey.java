@@ -117,15 +117,6 @@ public record Hotkey(Set<Modifier> modifiers, Input trigger) {
     /** The canonical text: modifiers in a fixed order, then the trigger ("Ctrl+Alt+Space"). */
     @Override
     public String toString() {
-        List<String> parts = new ArrayList<>();
-        for (Modifier m : Modifier.values()) {
-            if (modifiers.contains(m)) {
-                parts.add(m.display());
-            }
-        }
-        if (trigger != null) {
-            parts.add(trigger.displayName());
-        }
-        return String.join("+", parts);
+        return Modifier.combination(modifiers, trigger == null ? null : trigger.displayName());
     }
 }

@@ -1,19 +1,34 @@
 package dev.dictum.app.launch;
 
 import dev.dictum.app.os.Autostart;
+import dev.dictum.app.os.FocusTracker;
+import dev.dictum.app.os.KeyGrabs;
+import dev.dictum.app.os.UnicodeTyper;
 import dev.dictum.app.os.linux.XdgAutostart;
+import dev.dictum.app.os.windows.WindowsFocus;
 import dev.dictum.app.os.windows.WindowsRunKey;
+import dev.dictum.app.os.windows.WindowsTyper;
+import dev.dictum.app.os.x11.X11Focus;
+import dev.dictum.app.os.x11.X11Grabs;
+import dev.dictum.app.os.x11.X11Typer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Picks the OS adapters for the running system. Only the composition root calls this: everything
- * else receives the ports ({@code dev.dictum.app.os}) and never names an adapter.
+ * Picks the OS adapters for the running system: X11 (Linux, BSD with a display), Windows, or the
+ * ports' do-nothing defaults. A plain factory rather than ServiceLoader: there are three adapters,
+ * all in this jar, and a failing one must fall back with a log line, which a factory says in one
+ * place. Only the composition root ({@link DesktopLauncher}) and {@code dictum doctor} call it;
+ * everything else receives the ports ({@code dev.dictum.app.os}) and never names an adapter.
  */
 public final class OsIntegrations {
+    private static final Logger LOG = LoggerFactory.getLogger(OsIntegrations.class);
+
     private OsIntegrations() {
     }
 
@@ -39,5 +54,58 @@ public final class OsIntegrations {
             return List.of(launcher, "app");
         }
         return List.of("dictum", "app");
+    }
+
+    /** Which window has the focus, and giving it back; {@link FocusTracker#NONE} where unknown. */
+    public static FocusTracker focusTracker(List<AutoCloseable> closeAtQuit) {
+        try {
+            if (X11Focus.available()) {
+                X11Focus f = new X11Focus();
+                closeAtQuit.add(f);
+                return f;
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsFocus();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("focus tracking unavailable: {}", e.getMessage());
+        }
+        return FocusTracker.NONE;
+    }
+
+    /** Typing any Unicode text as key events, or null where there is none (paste is used instead). */
+    public static UnicodeTyper typer(List<AutoCloseable> closeAtQuit) {
+        try {
+            if (X11Focus.available()) {
+                X11Typer t = new X11Typer();
+                closeAtQuit.add(t);
+                return t;
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsTyper();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("typing unavailable (paste is used instead): {}", e.getMessage());
+        }
+        return null;
+    }
+
+    /** X11 passive grabs, so that the app's hotkeys do not also reach the focused window; closed by the hotkeys. */
+    public static KeyGrabs keyGrabs() {
+        try {
+            return x11Grabs().orElse(KeyGrabs.NONE);
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("key grabs unavailable (the hotkeys also reach the focused window): {}", e.getMessage());
+        }
+        return KeyGrabs.NONE;
+    }
+
+    /**
+     * Grabs on a connection of their own, for {@code dictum doctor}; empty without an X11 display.
+     *
+     * @throws RuntimeException or {@link LinkageError} when the display cannot be used
+     */
+    public static Optional<KeyGrabs> x11Grabs() {
+        return X11Grabs.available() ? Optional.of(new X11Grabs()) : Optional.empty();
     }
 }

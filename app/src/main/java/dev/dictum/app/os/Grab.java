@@ -1,7 +1,5 @@
 package dev.dictum.app.os;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,14 +28,7 @@ public record Grab(Set<Modifier> modifiers, String keyName, int mouseButton, boo
     /** The hotkey's canonical text ("Ctrl+Alt+Space"), marked when held with any modifiers. */
     @Override
     public String toString() {
-        List<String> parts = new ArrayList<>();
-        for (Modifier m : Modifier.values()) {
-            if (modifiers.contains(m)) {
-                parts.add(m.display());
-            }
-        }
-        parts.add(keyName != null ? keyName : "Mouse" + mouseButton);
-        String text = String.join("+", parts);
+        String text = Modifier.combination(modifiers, keyName != null ? keyName : "Mouse" + mouseButton);
         return anyModifiers ? text + " (with any modifiers)" : text;
     }
 }

@@ -47,4 +47,18 @@ public enum Modifier {
             default -> null;
         };
     }
+
+    /** The canonical text of a combination: modifiers in this enum's order, then the key ("Ctrl+Alt+Space"). */
+    public static String combination(java.util.Set<Modifier> modifiers, String key) {
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        for (Modifier m : values()) {
+            if (modifiers.contains(m)) {
+                parts.add(m.display());
+            }
+        }
+        if (key != null) {
+            parts.add(key);
+        }
+        return String.join("+", parts);
+    }
 }

@@ -1,7 +1,6 @@
 package dev.dictum.app.tray;
 
 import dev.dictum.app.tray.TrayIcons.Look;
-import dev.dictum.app.ui.AppActions;
 import java.awt.AWTException;
 import java.awt.Dimension;
 import java.awt.SystemTray;

@@ -5,7 +5,6 @@ import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.settings.Settings;
-import dev.dictum.app.ui.AppActions;
 import java.awt.Font;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
+import dev.dictum.app.tray.AppActions;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;

@@ -10,11 +10,11 @@ import dev.dictum.app.settings.HotkeySettings;
  * so a healthy start shows exactly this line; plain text, no terminal colours, so it reads the same
  * when redirected.
  */
-final class ReadyLine {
+public final class ReadyLine {
     private ReadyLine() {
     }
 
-    static String of(HotkeySettings hotkeys, EngineManager.State engine) {
+    public static String of(HotkeySettings hotkeys, EngineManager.State engine) {
         String how = hotkeys.mode() == DictationMode.TOGGLE
                 ? "press " + hotkeys.dictate() + ", speak, press it again"
                 : "hold " + hotkeys.dictate() + " and speak";

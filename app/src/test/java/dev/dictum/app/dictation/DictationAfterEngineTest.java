@@ -10,6 +10,7 @@ import dev.dictum.app.history.HistoryStatus;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.settings.Replacement;
 import dev.dictum.app.settings.Settings;
+import dev.dictum.app.testing.ToyEngine;
 import dev.dictum.audio.AudioInput;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,9 +44,7 @@ class DictationAfterEngineTest {
 
     @BeforeAll
     static void load() throws InterruptedException {
-        engine = new EngineManager(() -> Settings.defaults().transcription());
-        engine.load(TESTDATA.resolve("models/toy-en/ggml-toy-en.bin"), "toy-en", "cpu");
-        assertThat(engine.await(120_000)).isNotNull();
+        engine = ToyEngine.load();
     }
 
     @AfterAll

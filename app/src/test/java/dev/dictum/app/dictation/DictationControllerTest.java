@@ -10,6 +10,7 @@ import dev.dictum.app.history.HistoryEntry;
 import dev.dictum.app.history.HistoryStatus;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.settings.Settings;
+import dev.dictum.app.testing.ToyEngine;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.audio.capture.AudioSink;
 import dev.dictum.audio.capture.AudioSource;
@@ -126,9 +127,7 @@ class DictationControllerTest {
     /** One toy engine for all tests: loading and warming up takes seconds. */
     @BeforeAll
     static void loadToyEngine() throws InterruptedException {
-        ENGINE = new EngineManager(() -> Settings.defaults().transcription());
-        ENGINE.load(TESTDATA.resolve("models/toy-en/ggml-toy-en.bin"), "toy-en", "cpu");
-        assertThat(ENGINE.await(120_000)).isNotNull();
+        ENGINE = ToyEngine.load();
     }
 
     @AfterAll

@@ -42,7 +42,7 @@ final class SpeculationExactness {
     int releases;
 
     SpeculationExactness(WhisperEngine whisper, String name) {
-        this.engine = new WhisperDictationEngine(whisper, name, whisper.model().backend().name(), () -> settings);
+        this.engine = new WhisperDictationEngine(whisper, name, whisper.backend().name(), () -> settings);
     }
 
     /** The WAVs of a sample folder ({@code data/<folder>}), in name order. */

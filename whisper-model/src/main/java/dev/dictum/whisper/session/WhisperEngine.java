@@ -72,6 +72,39 @@ public final class WhisperEngine implements AutoCloseable {
         return model;
     }
 
+    /** The model file or folder as its loader names it. */
+    public String modelDescription() {
+        return model.source().description();
+    }
+
+    /** The backend the model runs on. */
+    public Backend backend() {
+        return model.backend();
+    }
+
+    /** Whether the model knows languages besides English (and can translate into English). */
+    public boolean multilingual() {
+        return model.dims().isMultilingual();
+    }
+
+    /** The language codes the model's vocabulary knows. */
+    public java.util.List<String> languageCodes() {
+        return model.vocabulary().languageCodes();
+    }
+
+    /** Whether a token id stands for text (below end-of-text), not a special token. */
+    public boolean isTextToken(int id) {
+        return id < model.vocabulary().specials().eot();
+    }
+
+    /**
+     * Frees the encoder's scratch memory until the next transcription needs it again, so that an
+     * idle app keeps only the weights (the app calls it after warm-up and when idle).
+     */
+    public void releaseScratch() {
+        model.releaseScratch();
+    }
+
     public BpeTokenizer tokenizer() {
         return tokenizer;
     }

@@ -61,6 +61,11 @@ public interface WindowContext {
     /** Plays a saved recording. */
     void play(Path wav);
 
+    /** Turns "start with the system" on or off (the settings window's General group). */
+    default void startWithSystem(boolean on) throws java.io.IOException {
+        throw new java.io.IOException("starting with the system is not supported on this system");
+    }
+
     /** Transcribes a saved recording again with another model and backend; completes with the text. */
     CompletableFuture<String> retranscribe(Path wav, DiscoveredModel model, String backend);
 }

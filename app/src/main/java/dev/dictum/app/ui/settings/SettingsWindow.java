@@ -197,7 +197,7 @@ public final class SettingsWindow {
         Settings target = draft;
         try {
             if (!target.general().startWithOs().equals(before.general().startWithOs())) {
-                applyAutostart(target.general().startWithOs());
+                context.startWithSystem(target.general().startWithOs());
             }
             saved = context.settings().update(current -> RecordFields.changedGroups(current, before, target));
             draft = saved;
@@ -211,17 +211,5 @@ public final class SettingsWindow {
         }
         refresh();
         Platform.runLater(() -> form.showProblems(draft));
-    }
-
-    private static void applyAutostart(boolean on) throws java.io.IOException {
-        var autostart = dev.dictum.app.launch.OsIntegrations.autostart();
-        if (autostart.isEmpty()) {
-            throw new java.io.IOException("starting with the system is not supported on this system");
-        }
-        if (on) {
-            autostart.get().enable(dev.dictum.app.launch.OsIntegrations.appCommand());
-        } else {
-            autostart.get().disable();
-        }
     }
 }

@@ -1,4 +1,4 @@
-package dev.dictum.app.ui;
+package dev.dictum.app.tray;
 
 import dev.dictum.app.dictation.DictationController;
 import dev.dictum.app.engine.EngineManager;
@@ -38,8 +38,8 @@ public interface AppActions {
     }
 
     /** What the tray icon, tooltip and every header say now (one decision, so they agree). */
-    default dev.dictum.app.tray.TrayStatus trayStatus() {
-        return dev.dictum.app.tray.TrayStatus.of(engineState(), status().state(), microphoneProblem());
+    default TrayStatus trayStatus() {
+        return TrayStatus.of(engineState(), status().state(), microphoneProblem());
     }
 
     /** The last transcript, or null. */

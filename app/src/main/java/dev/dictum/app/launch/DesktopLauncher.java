@@ -1,0 +1,229 @@
+package dev.dictum.app.launch;
+
+import com.github.kwhat.jnativehook.NativeHookException;
+import dev.dictum.app.dictation.DictationController;
+import dev.dictum.app.dictation.MicrophoneCheck;
+import dev.dictum.app.dictation.Notifier;
+import dev.dictum.app.dictation.RecordingsFolder;
+import dev.dictum.app.engine.BackendSurvey;
+import dev.dictum.app.engine.EngineManager;
+import dev.dictum.app.engine.ModelChoice;
+import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.files.AppDirs;
+import dev.dictum.app.files.OwnerOnly;
+import dev.dictum.app.files.SingleInstance;
+import dev.dictum.app.history.HistoryStore;
+import dev.dictum.app.hotkey.GlobalHotkeys;
+import dev.dictum.app.hotkey.KeyboardWatch;
+import dev.dictum.app.insert.ClipboardPaste;
+import dev.dictum.app.insert.RobotKeys;
+import dev.dictum.app.insert.TextInserter;
+import dev.dictum.app.models.download.ModelDownloader;
+import dev.dictum.app.os.Autostart;
+import dev.dictum.app.os.FocusTracker;
+import dev.dictum.app.settings.LiveSettings;
+import dev.dictum.app.settings.Settings;
+import dev.dictum.app.settings.SettingsStore;
+import dev.dictum.app.sound.Playback;
+import dev.dictum.app.sound.SoundCues;
+import dev.dictum.app.ui.DesktopApp;
+import dev.dictum.app.ui.DesktopWindows;
+import dev.dictum.app.ui.ReadyLine;
+import dev.dictum.audio.capture.InputDevices;
+import dev.dictum.audio.capture.Microphone;
+import dev.dictum.audio.capture.SourceWatch;
+import java.awt.AWTException;
+import java.awt.GraphicsEnvironment;
+import java.awt.Toolkit;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Platform;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root of {@code dictum app}: the one class that knows every package. It claims the
+ * single instance, tightens the folders, picks the OS adapters ({@link OsIntegrations}), builds the
+ * settings, microphone, engine, history, insertion, dictation controller, sounds and hotkeys, hands
+ * them to the desktop ({@link DesktopApp}, {@link DesktopWindows}), runs until Quit and closes all
+ * in order. Everything else receives what it uses.
+ */
+public final class DesktopLauncher {
+    private static final Logger LOG = LoggerFactory.getLogger(DesktopLauncher.class);
+    private static final int SURVEY_WAIT_SECONDS = 15;
+
+    private final AppDirs dirs;
+
+    public DesktopLauncher(AppDirs dirs) {
+        this.dirs = dirs;
+    }
+
+    /**
+     * Runs the app until Quit; returns the exit code. Problems before the UI exists go to {@code err}.
+     *
+     * @param model a model to use and remember (the command line's --model), or null
+     */
+    public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, AWTException {
+        if (GraphicsEnvironment.isHeadless()) {
+            err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
+            return 1;
+        }
+        SingleInstance instance = SingleInstance.acquire(dirs.data());
+        if (instance == null) {
+            SingleInstance.poke(dirs.data());
+            err.println("dictum: Dictum is already running (look for its icon in the system tray)");
+            return 1;
+        }
+        // What the user said is theirs alone: folders 0700, files 0600 (Linux), older files included.
+        OwnerOnly.tighten(dirs.config());
+        OwnerOnly.tighten(dirs.data());
+        Path log = AppLogging.configure(dirs.logs(), verbose);
+        LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
+        SettingsStore store = new SettingsStore(dirs.settingsFile());
+        SettingsStore.Loaded loaded = store.load();
+        LiveSettings settings = new LiveSettings(store, loaded.settings());
+        // --model is remembered only once it has loaded (EngineManager.Listener.working), like a tray choice.
+        Settings s = settings.current();
+        List<AutoCloseable> closeLast = new ArrayList<>();
+
+        DesktopApp app = DesktopApp.start(settings);
+        Notifier notifier = app.notifier();
+        Microphone mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
+        mic.onLevel(app::level);
+        mic.onStatus(p -> {
+            if (p != null) {
+                notifier.notice(Notifier.Kind.WARNING, p);
+            }
+            app.refreshViews();
+        });
+        EngineManager engines = new EngineManager(() -> settings.current().transcription());
+        ModelChoice models = new ModelChoice(engines, settings, notifier, dirs.models());
+        engines.addListener(app::engineChanged);
+        engines.addListener(models);
+        // The model loads and warms up behind the rest of start-up (a dictation that comes first waits for the
+        // load only: warm-up yields to it); the tray, hotkey and microphone do not wait for it. Without a
+        // usable model, loadChosen below says so once the tray or control window exists.
+        boolean loading = models.loadAtStart(model, s);
+        HistoryStore history = null;
+        try {
+            history = HistoryStore.open(dirs.historyDatabase());
+        } catch (RuntimeException e) {
+            LOG.warn("history unavailable: {}", e.getMessage());
+            notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
+        }
+        FocusTracker focus = OsIntegrations.focusTracker(closeLast);
+        ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
+        TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), OsIntegrations.typer(closeLast));
+        KeyboardWatch keyboard = new KeyboardWatch();
+        DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,
+                engines, inserter, focus, keyboard, new RecordingsFolder(dirs.recordings()), history, notifier));
+        SoundCues sounds = new SoundCues(() -> settings.current().audio());
+        closeLast.add(sounds);
+        DesktopWindows windows = new DesktopWindows(windowParts(app, settings, mic, controller, history, inserter));
+        app.attach(new DesktopApp.Parts(dirs.recordings(), mic, engines, models, history, clipboard, controller, sounds,
+                focus, windows));
+
+        GlobalHotkeys hotkeys = new GlobalHotkeys(controller, s.hotkeys(), OsIntegrations.keyGrabs(), keyboard,
+                problem -> notifier.notice(Notifier.Kind.WARNING, problem));
+        boolean hotkeyLive = false;
+        try {
+            hotkeys.start();
+            hotkeyLive = true;
+        } catch (NativeHookException | UnsatisfiedLinkError e) {
+            LOG.warn("global hotkeys unavailable: {}", e.getMessage());
+            notifier.notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
+        }
+        settings.addListener((before, after) -> {
+            if (!before.hotkeys().equals(after.hotkeys())) {
+                hotkeys.apply(after.hotkeys());
+            }
+            if (!before.audio().inputDevice().equals(after.audio().inputDevice())) {
+                mic.setDevice(after.audio().inputDevice());
+            }
+            models.settingsChanged(before, after);
+            app.settingsChanged(before, after);
+        });
+        instance.onPoke(() -> notifier.notice(Notifier.Kind.INFO, app.hasTray()
+                ? "Dictum is already running: its menu is on the tray icon"
+                : "Dictum is already running: this is its window"));
+        CompletableFuture<Void> surveyed = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
+            try {
+                app.surveyed(BackendSurvey.run());
+            } finally {
+                surveyed.complete(null);
+            }
+        });
+        // The first-run offer recommends by the GPU's memory, so it waits for the survey; not for a driver that hangs.
+        surveyed.completeOnTimeout(null, SURVEY_WAIT_SECONDS, TimeUnit.SECONDS).thenRun(windows::offerModelIfNone)
+                .exceptionally(e -> {
+                    LOG.warn("first-run offer failed: {}", e.toString());
+                    return null;
+                });
+        if (loaded.notice() != null) {
+            app.settingsProblem(loaded.notice(), loaded.backup());
+        }
+        if (!loading) {
+            models.loadChosen(s); // no usable model: the notice says what to do, now that the tray shows it
+        }
+        app.refreshViews();
+        LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        if (hotkeyLive) {
+            System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
+            System.out.flush();
+        }
+        app.awaitQuit();
+
+        LOG.info("Dictum quitting");
+        hotkeys.close();
+        controller.close();
+        app.closeViews();
+        mic.close();
+        windows.close();
+        engines.close();
+        if (history != null) {
+            history.close();
+        }
+        for (AutoCloseable c : closeLast) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("closing {}: {}", c, e.getMessage());
+            }
+        }
+        Platform.exit();
+        try {
+            instance.close();
+        } catch (IOException e) {
+            LOG.debug("lock: {}", e.getMessage());
+        }
+        return 0;
+    }
+
+    /** What the settings, models and history windows may do to the running app. */
+    private DesktopWindows.Parts windowParts(DesktopApp app, LiveSettings settings, Microphone mic,
+            DictationController controller, HistoryStore history, TextInserter inserter) {
+        Optional<Autostart> autostart = OsIntegrations.autostart();
+        MicrophoneCheck check = new MicrophoneCheck(mic, controller);
+        return new DesktopWindows.Parts(app, settings, dirs.models(), check::run, Optional.ofNullable(history),
+                text -> inserter.insert(text, settings.current().insertion(), false), Playback::playWav,
+                (wav, m, backend) -> WhisperDictationEngine.transcribeFile(wav, m.path(), backend,
+                        settings.current().transcription().language()),
+                ModelDownloader::new, on -> {
+                    if (autostart.isEmpty()) {
+                        throw new IOException("starting with the system is not supported on this system");
+                    }
+                    if (on) {
+                        autostart.get().enable(OsIntegrations.appCommand());
+                    } else {
+                        autostart.get().disable();
+                    }
+                });
+    }
+}
