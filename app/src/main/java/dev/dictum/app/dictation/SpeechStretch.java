@@ -1,43 +1,45 @@
-package dev.dictum.app.ui;
+package dev.dictum.app.dictation;
+
+import dev.dictum.whisper.session.PieceRule;
 
 /**
- * How long the user has been speaking without a pause, from the microphone's level every ~20 ms.
- * Whisper reads 30 s windows: one stretch of speech much past 25 s without a pause is where long
- * dictation comes back truncated or garbled, so the indicator warns then (a short pause lets the
- * session cut the audio there).
+ * How long the dictation's open piece has run without a pause that ends it, from the speech
+ * trimmer's events, the same ones the session cuts on (its output and its pause reports, passed on
+ * by {@link Recording}) and by the same rule ({@link PieceRule#endsPiece}). Whisper reads 30 s
+ * windows: past {@value PieceRule#LONG_SPEECH_WARN_SECONDS} s the session is about to cut mid-sentence,
+ * so the indicator warns until a pause lets it cut there.
  */
 final class SpeechStretch {
-    /** The indicator warns past this much speech without a pause. */
-    static final long WARN_MILLIS = 25_000;
-    /** This much quiet in a row is a pause. */
-    static final long PAUSE_MILLIS = 400;
-    /** A level this far above the speech threshold counts as speaking. */
-    static final double MARGIN_DB = 10;
+    private static final int RATE = 16000;
 
-    private final double loudDb;
-    private long stretchStart = -1;
-    private long quietSince = -1;
+    private long fed;
+    private long pieceStart;
+    /** The pause reported last and not yet ended by speech: where its tail ends, and its quiet. */
+    private long pauseEnd = -1;
+    private double quietSeconds;
 
-    /** @param speechThresholdDb the audio settings' speech threshold (dBFS) */
-    SpeechStretch(double speechThresholdDb) {
-        this.loudDb = speechThresholdDb + MARGIN_DB;
+    /** The trimmer passed on {@code samples} more samples. */
+    synchronized void fed(int samples) {
+        fed += samples;
+        if (pauseEnd >= 0 && fed > pauseEnd) {
+            if (PieceRule.endsPiece((pauseEnd - pieceStart) / (double) RATE, quietSeconds)) {
+                pieceStart = pauseEnd; // the session cuts here: the next words start a new piece
+            }
+            pauseEnd = -1;
+        }
     }
 
-    /** Feeds one level reading; returns whether the current stretch has run past {@link #WARN_MILLIS}. */
-    synchronized boolean update(float dbfs, long nowMillis) {
-        if (dbfs > loudDb) {
-            quietSince = -1;
-            if (stretchStart < 0) {
-                stretchStart = nowMillis;
-            }
-        } else if (stretchStart >= 0) {
-            if (quietSince < 0) {
-                quietSince = nowMillis;
-            } else if (nowMillis - quietSince >= PAUSE_MILLIS) {
-                stretchStart = -1; // a pause: the next words start a new stretch
-                quietSince = -1;
-            }
+    /** The trimmer reported a pause: {@code tailSamples} of its quiet follow if the recording ends now. */
+    synchronized void paused(int tailSamples, double quietSeconds) {
+        if (pauseEnd != fed + tailSamples) {
+            this.quietSeconds = 0;
         }
-        return stretchStart >= 0 && nowMillis - stretchStart > WARN_MILLIS;
+        pauseEnd = fed + tailSamples;
+        this.quietSeconds = Math.max(this.quietSeconds, quietSeconds);
+    }
+
+    /** Whether the open piece has run past {@link PieceRule#LONG_SPEECH_WARN_SECONDS}. */
+    synchronized boolean tooLong() {
+        return fed - pieceStart > (long) PieceRule.LONG_SPEECH_WARN_SECONDS * RATE;
     }
 }

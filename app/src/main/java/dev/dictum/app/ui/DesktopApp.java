@@ -139,11 +139,10 @@ public final class DesktopApp implements AppActions {
         Platform.startup(() -> { });
         indicator = new Indicator();
         indicator.setEnabled(s.general().showIndicator());
-        indicator.speechThreshold(s.audio().speechThresholdDb());
 
         mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
         mic.onLevel(db -> {
-            indicator.level(db);
+            indicator.level(db, controller != null && controller.longSpeech());
             windows.level(db);
         });
         mic.onStatus(p -> {
@@ -368,7 +367,6 @@ public final class DesktopApp implements AppActions {
         }
         if (!before.general().showIndicator().equals(after.general().showIndicator())) {
             indicator.setEnabled(after.general().showIndicator());
-            indicator.speechThreshold(after.audio().speechThresholdDb());
         }
         refreshViews();
     }

@@ -1,44 +1,57 @@
-package dev.dictum.app.ui;
+package dev.dictum.app.dictation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dictum.whisper.session.PieceRule;
 import org.junit.jupiter.api.Test;
 
+/** The long-speech warning follows the session's piece rule, on the trimmer's events. */
 class SpeechStretchTest {
-    static final float SPEECH = -25f;
-    static final float QUIET = -70f;
+    private static final int RATE = 16000;
+    private static final int TAIL = RATE / 5;
 
-    /** Feeds {@code millis} of one level in 20 ms readings from {@code t}; returns the last answer. */
-    static boolean feed(SpeechStretch s, float db, long t, long millis) {
+    /** Feeds {@code seconds} of trimmed audio in 30 ms frames; returns the last answer. */
+    static boolean speak(SpeechStretch s, double seconds) {
         boolean warn = false;
-        for (long at = t; at < t + millis; at += 20) {
-            warn = s.update(db, at);
+        for (int i = 0; i < seconds * RATE; i += 480) {
+            s.fed(480);
+            warn = s.tooLong();
         }
         return warn;
     }
 
-    @Test
-    void warnsOnlyAfter25SecondsOfSpeechWithoutAPause() {
-        SpeechStretch s = new SpeechStretch(-50);
-        assertThat(feed(s, SPEECH, 0, 25_000)).isFalse();
-        assertThat(feed(s, SPEECH, 25_000, 200)).isTrue();
-        // Short gaps between words are not pauses.
-        assertThat(feed(s, QUIET, 25_200, 200)).isTrue();
-        assertThat(feed(s, SPEECH, 25_400, 1000)).isTrue();
+    /** A pause as the trimmer reports it, growing from its tail every 30 ms frame to {@code quietSeconds}. */
+    static void pause(SpeechStretch s, double quietSeconds) {
+        for (double q = TAIL / (double) RATE; q <= quietSeconds + 1e-9; q += 0.03) {
+            s.paused(TAIL, q);
+        }
     }
 
     @Test
-    void aPauseStartsANewStretch() {
-        SpeechStretch s = new SpeechStretch(-50);
-        feed(s, SPEECH, 0, 20_000);
-        feed(s, QUIET, 20_000, SpeechStretch.PAUSE_MILLIS + 20);
-        assertThat(feed(s, SPEECH, 21_000, 20_000)).isFalse();
-        assertThat(feed(s, SPEECH, 41_000, 6_000)).isTrue();
+    void warnsOnlyPastTheWarningLengthWithoutAPause() {
+        SpeechStretch s = new SpeechStretch();
+        assertThat(speak(s, PieceRule.LONG_SPEECH_WARN_SECONDS - 0.1)).isFalse();
+        assertThat(speak(s, 0.2)).isTrue();
+        // A pause too short to end a piece (a comma) does not start a new stretch.
+        pause(s, PieceRule.SENTENCE_PAUSE_MILLIS / 1000.0 - 0.1);
+        assertThat(speak(s, 1)).isTrue();
     }
 
     @Test
-    void backgroundNoiseBelowTheThresholdIsNotSpeech() {
-        SpeechStretch s = new SpeechStretch(-50);
-        assertThat(feed(s, -45f, 0, 60_000)).isFalse();
+    void aSentencePauseStartsANewStretch() {
+        SpeechStretch s = new SpeechStretch();
+        speak(s, 20);
+        pause(s, PieceRule.SENTENCE_PAUSE_MILLIS / 1000.0 + 0.05);
+        assertThat(speak(s, PieceRule.LONG_SPEECH_WARN_SECONDS - 1)).isFalse();
+        assertThat(speak(s, 2)).isTrue();
+    }
+
+    @Test
+    void aPauseAfterLessThanAPieceDoesNotCut() {
+        SpeechStretch s = new SpeechStretch();
+        speak(s, PieceRule.MIN_PIECE_SECONDS - 0.5);
+        pause(s, 2);
+        // The session does not cut a piece this short: the stretch goes on from the start.
+        assertThat(speak(s, PieceRule.LONG_SPEECH_WARN_SECONDS - 1)).isTrue();
     }
 }
