@@ -61,14 +61,14 @@ class TrimmerTailTest {
 
     /**
      * The same stretch of {@code raw} as {@code trimmed} (one utterance: one contiguous stretch, starting
-     * on a frame), its end moved out to the long tail.
+     * on a frame), its end moved out to the long tail, or to the clip's end where that comes first (as a
+     * trimmer with the long tail would pass it on).
      */
     private static float[] withLongTail(float[] raw, float[] trimmed) {
         for (int start = 0; start + trimmed.length <= raw.length; start += FRAME) {
             if (Arrays.equals(raw, start, start + trimmed.length, trimmed, 0, trimmed.length)) {
                 int end = start + trimmed.length + (LONG_TAIL_FRAMES - SpeechTrimmer.TAIL_FRAMES) * FRAME;
-                assertThat(end).as("the clip has quiet for the long tail").isLessThanOrEqualTo(raw.length);
-                return Arrays.copyOfRange(raw, start, end);
+                return Arrays.copyOfRange(raw, start, Math.min(raw.length, end));
             }
         }
         throw new AssertionError("the trimmed audio is not one stretch of the clip");
