@@ -149,6 +149,15 @@ public final class DictationController implements AutoCloseable {
         return true;
     }
 
+    /** Whether the recording in progress has run so long without a pause that the indicator should warn. */
+    public boolean longSpeech() {
+        Recording r;
+        synchronized (this) {
+            r = recording;
+        }
+        return r != null && r.longSpeech();
+    }
+
     /** Ends the recording and transcribes it; {@code enterAfter} presses Enter after the text. */
     public void stop(boolean enterAfter) {
         Recording r;

@@ -20,6 +20,7 @@ final class Recording implements AudioSink {
     final TargetWindow target;
     private final GrowingAudio all = new GrowingAudio();
     private final SpeechTrimmer trimmer;
+    private final SpeechStretch stretch = new SpeechStretch();
     private final List<float[]> unsent = new ArrayList<>();
     private final Consumer<Recording> onDeviceLost;
     private EngineSession session;
@@ -41,13 +42,17 @@ final class Recording implements AudioSink {
         this.target = target;
         this.session = session;
         this.onDeviceLost = onDeviceLost;
+        // The trimmer's events are the one source of pauses: the session cuts and speculates on them,
+        // the long-speech warning follows the same pieces (SpeechStretch).
         this.trimmer = new SpeechTrimmer(new VoiceActivityDetector(speechThresholdDb), chunk -> {
+            stretch.fed(chunk.length);
             if (this.trim) {
                 send(chunk);
             }
         });
         // At a pause the trimmed recording so far is known up to its tail: the session may transcribe it.
         trimmer.onPause((tail, quietSeconds) -> {
+            stretch.paused(tail.length, quietSeconds);
             if (this.trim && this.session != null && feedFailure == null) {
                 this.session.pause(tail, quietSeconds);
             }
@@ -100,6 +105,11 @@ final class Recording implements AudioSink {
 
     boolean heardSpeech() {
         return trimmer.heardSpeech();
+    }
+
+    /** Whether the speech has gone on so long without a pause that the session must cut mid-sentence. */
+    boolean longSpeech() {
+        return stretch.tooLong();
     }
 
     /** The session to finish: the streaming one, or one started now with everything kept back. */

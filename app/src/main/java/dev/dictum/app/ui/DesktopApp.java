@@ -76,7 +76,6 @@ public final class DesktopApp implements AppActions {
         Settings s = settings.current();
         indicator = new Indicator();
         indicator.setEnabled(s.general().showIndicator());
-        indicator.speechThreshold(s.audio().speechThresholdDb());
         notices = new Notices(settings, indicator);
     }
 
@@ -155,8 +154,8 @@ public final class DesktopApp implements AppActions {
 
     /** The microphone's level in dBFS, from the capture thread. */
     public void level(float dbfs) {
-        indicator.level(dbfs);
         Parts p = parts;
+        indicator.level(dbfs, p != null && p.controller().longSpeech());
         if (p != null) {
             p.windows().level(dbfs);
         }
@@ -192,7 +191,6 @@ public final class DesktopApp implements AppActions {
     public void settingsChanged(Settings before, Settings after) {
         if (!before.general().showIndicator().equals(after.general().showIndicator())) {
             indicator.setEnabled(after.general().showIndicator());
-            indicator.speechThreshold(after.audio().speechThresholdDb());
         }
         refreshViews();
     }

@@ -27,8 +27,8 @@ import javax.swing.Timer;
  * focusable (so the paste still goes to the user's window), showing recording with the elapsed
  * time, the input level and the live partial text (or the hint how to stop while none has come),
  * or transcribing; it also shows short notices ("No speech heard") for a few seconds. While
- * recording it warns when one stretch of speech runs past 25 s without a pause
- * ({@link SpeechStretch}). On a first run it teaches the hotkey. Every method may be called from
+ * recording it warns when the speech has run past 25 s without a pause
+ * ({@code DictationController.longSpeech}). On a first run it teaches the hotkey. Every method may be called from
  * any thread.
  */
 public final class Indicator {
@@ -53,9 +53,7 @@ public final class Indicator {
     private volatile boolean enabled = true;
     private volatile float level = Levels.FLOOR_DB;
     private volatile String partial = "";
-    private volatile SpeechStretch stretch = new SpeechStretch(-50);
     private volatile boolean longSpeech;
-    private volatile double speechThresholdDb = -50;
     private volatile long recordingSince = System.nanoTime();
     private Mode mode = Mode.HIDDEN; // EDT only
     private Mode underNotice = Mode.HIDDEN; // EDT only
@@ -89,22 +87,19 @@ public final class Indicator {
         }
     }
 
-    /** The audio settings' speech threshold, for the long-speech warning. */
-    public void speechThreshold(double db) {
-        speechThresholdDb = db;
-    }
-
-    /** The input level of each chunk (about every 20 ms, on the capture thread). */
-    public void level(float dbfs) {
+    /**
+     * The input level of each chunk (about every 20 ms, on the capture thread), and whether the speech
+     * has run so long without a pause that the dictation will be cut mid-sentence.
+     */
+    public void level(float dbfs, boolean longSpeech) {
         level = dbfs;
-        longSpeech = stretch.update(dbfs, System.currentTimeMillis());
+        this.longSpeech = longSpeech;
     }
 
     /** A recording started; {@code hint} says how to stop it until live text arrives. */
     public void recording(String hint) {
         partial = "";
         recordingSince = System.nanoTime();
-        stretch = new SpeechStretch(speechThresholdDb);
         longSpeech = false;
         if (enabled) {
             SwingUtilities.invokeLater(() -> show(Mode.RECORDING, "Recording", hint, false));

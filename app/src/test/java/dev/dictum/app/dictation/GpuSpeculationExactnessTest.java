@@ -36,7 +36,8 @@ class GpuSpeculationExactnessTest {
             }
             try (WhisperEngine e = WhisperEngine.load(model, gpu)) {
                 SpeculationExactness check = new SpeculationExactness(e, toy);
-                check.checkAll(SpeculationExactness.samples(toy + "-samples"), 15);
+                check.checkAll(SpeculationExactness.samples(toy + "-samples"),
+                        SpeculationExactness.seed(toy + " on " + api));
                 System.out.printf("%s on %s: %d releases, %d from the speculation%n", toy, api, check.releases,
                         check.speculativeReleases);
                 ran++;

@@ -62,7 +62,7 @@ public final class IndicatorScreenshots {
     private static void speak(Indicator ind, long millis) throws InterruptedException {
         long until = System.currentTimeMillis() + millis;
         for (int i = 0; System.currentTimeMillis() < until; i++) {
-            ind.level((float) (-22 + 8 * Math.sin(i / 3.0)));
+            ind.level((float) (-22 + 8 * Math.sin(i / 3.0)), false);
             Thread.sleep(20);
         }
     }

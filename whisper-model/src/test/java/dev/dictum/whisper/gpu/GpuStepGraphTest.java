@@ -165,6 +165,11 @@ class GpuStepGraphTest {
                 es.feed(new int[][] {prompt}, l);
                 for (int i = 0; i < keep; i++) {
                     es.feed(new int[][] {{draft[i]}}, l);
+                    if (i > 0) {
+                        // The batched pass's logits after draft[i] are those of the eager single step.
+                        assertThat(relativeError(all[i - 1], l[0])).as("batched pass, draft token %d", i)
+                                .isLessThan(1e-3);
+                    }
                 }
                 float[][] a = new float[1][vocab];
                 float[][] b = new float[1][vocab];
@@ -172,13 +177,7 @@ class GpuStepGraphTest {
                 for (int t : after) {
                     gs.feed(new int[][] {{t}}, a);
                     es.feed(new int[][] {{t}}, b);
-                    double d = 0;
-                    double n = 0;
-                    for (int i = 0; i < vocab; i++) {
-                        d += (a[0][i] - (double) b[0][i]) * (a[0][i] - b[0][i]);
-                        n += (double) b[0][i] * b[0][i];
-                    }
-                    assertThat(Math.sqrt(d / n)).as("after the truncate, token %d", t).isLessThan(1e-3);
+                    assertThat(relativeError(a[0], b[0])).as("after the truncate, token %d", t).isLessThan(1e-3);
                 }
                 assertThat(launches.calls() - before).as("replays after the truncate").isEqualTo(after.length);
                 assertThat(captures.calls()).as("captures after the truncate").isEqualTo(captured);
@@ -271,5 +270,16 @@ class GpuStepGraphTest {
         try (GpuBackend gpu = new GpuBackend(hip, 0)) {
             assertThat(gpu.graphsRefused()).isEqualTo("hip graphs are not used");
         }
+    }
+
+    /** ‖got − want‖ / ‖want‖. */
+    private static double relativeError(float[] got, float[] want) {
+        double d = 0;
+        double n = 0;
+        for (int i = 0; i < want.length; i++) {
+            d += (got[i] - (double) want[i]) * (got[i] - want[i]);
+            n += (double) want[i] * want[i];
+        }
+        return Math.sqrt(d / n);
     }
 }

@@ -2,12 +2,10 @@ package dev.dictum.whisper.mel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Arrays;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Compares the log-mel with the Hugging Face oracle tensors, and logs the speed. */
+/** Compares the log-mel with the Hugging Face oracle tensors. */
 class LogMelOracleTest {
 
     @ParameterizedTest
@@ -30,29 +28,5 @@ class LogMelOracleTest {
         assertThat(relative).isLessThan(1e-5);
         // HF's own filters differ from the npz ones by up to 2.5e-5 in log-mel (oracle README).
         assertThat(maxAbs).isLessThan(5e-5);
-    }
-
-    @Test
-    void logsTimeOfOneWindow() {
-        float[] audio = new float[MelConstants.WINDOW_SAMPLES];
-        java.util.Random random = new java.util.Random(7);
-        for (int i = 0; i < audio.length; i++) {
-            audio[i] = (float) (0.3 * Math.sin(i * 0.05) + 0.01 * random.nextGaussian());
-        }
-        for (int nMels : new int[] {80, 128}) {
-            LogMel logMel = new LogMel(nMels);
-            for (int warm = 0; warm < 5; warm++) {
-                logMel.window(audio);
-            }
-            long[] nanos = new long[7];
-            for (int run = 0; run < nanos.length; run++) {
-                long t0 = System.nanoTime();
-                logMel.window(audio);
-                nanos[run] = System.nanoTime() - t0;
-            }
-            Arrays.sort(nanos);
-            System.out.printf("one 30 s window, %d mels: median %.1f ms, best %.1f ms%n",
-                    nMels, nanos[nanos.length / 2] / 1e6, nanos[0] / 1e6);
-        }
     }
 }

@@ -224,11 +224,13 @@ class DraftDecodingTest {
         s.feed(Arrays.copyOfRange(a, head.length, a.length));
         TranscriptionResult r = s.finish();
         DictationSession.Release how = s.release();
-        assertThat(r.text()).isEqualTo(en.transcribe(a, o).text());
+        TranscriptionResult scratch = en.transcribe(a, o);
+        assertThat(r.text()).isEqualTo(scratch.text());
         assertThat(how.speculative()).isFalse();
         assertThat(how.draftChecked()).as("draft checked").isPositive();
         assertThat(how.draftAccepted()).as("draft accepted").isPositive();
-        assertThat(how.decodeSteps()).isLessThan(r.timings().decodeSteps() + 1);
+        // The accepted draft was checked in one pass: fewer decoder calls than decoding step by step.
+        assertThat(how.decodeSteps()).isLessThan(scratch.timings().decodeSteps());
         assertThat(how.melNanos()).isPositive();
         assertThat(how.handoffNanos()).isPositive();
         assertThat(how.busyAtFinish()).isIn("idle", "partial");

@@ -10,19 +10,19 @@ class LiveTextPaceTest {
 
     @Test
     void fastEngineGetsLiveTextEveryQuarterSecond() {
-        assertThat(DictationSession.partialEvery(20 * MS)).isEqualTo(250 * MS); // a GPU pass over a short piece
-        assertThat(DictationSession.partialEvery(0)).isEqualTo(250 * MS);
+        assertThat(LiveTextPace.every(20 * MS)).isEqualTo(250 * MS); // a GPU pass over a short piece
+        assertThat(LiveTextPace.every(0)).isEqualTo(250 * MS);
     }
 
     @Test
     void middleEnginesLeaveThreeQuartersOfTheTimeFree() {
-        assertThat(DictationSession.partialEvery(100 * MS)).isEqualTo(400 * MS);
-        assertThat(DictationSession.partialEvery(200 * MS)).isEqualTo(800 * MS);
+        assertThat(LiveTextPace.every(100 * MS)).isEqualTo(400 * MS);
+        assertThat(LiveTextPace.every(200 * MS)).isEqualTo(800 * MS);
     }
 
     @Test
     void slowEnginesStayAtOncePerSecond() {
-        assertThat(DictationSession.partialEvery(300 * MS)).isEqualTo(1000 * MS); // toy-en on a 2-core CPU
-        assertThat(DictationSession.partialEvery(5000 * MS)).isEqualTo(1000 * MS);
+        assertThat(LiveTextPace.every(300 * MS)).isEqualTo(1000 * MS); // toy-en on a 2-core CPU
+        assertThat(LiveTextPace.every(5000 * MS)).isEqualTo(1000 * MS);
     }
 }

@@ -74,7 +74,6 @@ class RealSizesTest {
         tokens.put("ct2", transcribe(Ct2Writer.write(tmp.resolve("ct2"), dims, SEED, Ct2Writer.Type.FLOAT32).dir(),
                 audio, options));
         System.out.printf("%s: tokens %s%n", name, tokens);
-        assertThat(tokens.get("hf")).as("%s decoded something", name).isNotEmpty();
         assertThat(tokens.get("ggml")).as("ggml vs hf, %s", name).isEqualTo(tokens.get("hf"));
         assertThat(tokens.get("ct2")).as("ct2 vs hf, %s", name).isEqualTo(tokens.get("hf"));
     }
