@@ -43,6 +43,12 @@ public final class CpuBench {
                 gemm(1500, 1280, 5120, DType.Q5_0);
             }
         }
+        if (what.contains("panels")) {
+            // The decoder's f16 panels (the bench's gemv F16 is the row-major path the encoder side uses).
+            panels(51865, 384);
+            panels(51865, 768);
+            panels(3072, 768);
+        }
         if (what.contains("gemv")) {
             for (DType t : new DType[] {DType.F32, DType.F16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.BF16, DType.I8}) {
                 gemv(1, 384, 51865, t);
@@ -164,6 +170,29 @@ public final class CpuBench {
         System.out.printf("GEMM %s [%dx%d]·[%dx%d]ᵀ: wall %.1f GFLOP/s median (max %.1f) = %.1f ms; per CPU-second %.1f GFLOP/s (x%d cores = %.1f)%n",
                 t, m, k, n, k, median(r), Arrays.stream(r).max().getAsDouble(), flops / median(r) / 1e6,
                 perCoreAll, ComputePool.THREADS, perCoreAll * ComputePool.THREADS);
+    }
+
+    static void panels(int n, int k) {
+        GemvPanelsF16 p = GemvPanelsF16.of(TestWeights.random(DType.F16, n, k, 1));
+        float[] a = TestWeights.activations(k, 2);
+        float[] c = new float[n];
+        long bytes = 2L * n * k;
+        double[] r = new double[51];
+        long cpu0 = 0;
+        for (int i = -30; i < r.length; i++) {
+            if (i == 0) {
+                cpu0 = processCpuNanos();
+            }
+            long t0 = System.nanoTime();
+            p.run(a, 0, k, 1, c, 0, n, KernelEpilogue.NONE);
+            if (i >= 0) {
+                r[i] = (System.nanoTime() - t0) * 1e-9;
+            }
+        }
+        double s = median(r);
+        double cs = (processCpuNanos() - cpu0) * 1e-9 / r.length / ComputePool.THREADS;
+        System.out.printf("f16 panels [%dx%d] %.1f MB: wall %.3f ms = %.1f GB/s (best %.1f); CPU-normalised %.1f GB/s%n",
+                n, k, bytes / 1e6, s * 1e3, bytes / s / 1e9, bytes / Arrays.stream(r).min().getAsDouble() / 1e9, bytes / cs / 1e9);
     }
 
     static void gemv(int m, int k, int n, DType t) {
