@@ -31,6 +31,15 @@ def last_json(path):
     return json.loads(lines[-1])
 
 
+def whole_json(path):
+    """A file that is one (pretty-printed) JSON document: ./dictum transcribe --json."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        die(f"cannot read the JSON of {path}: {e}")
+
+
 def stat(d, key, path):
     v = d.get(key)
     if not isinstance(v, dict) or "median" not in v:
@@ -57,7 +66,7 @@ def dictum_round(r):
     texts = []
     if nsamples:
         tpath = f"{out}/dictum-transcribe-{r}.json"
-        files = last_json(tpath)
+        files = whole_json(tpath)
         if not isinstance(files, list) or len(files) != 2 * nsamples:
             die(f"{tpath}: expected {2 * nsamples} results (the samples twice)")
         timed = files[nsamples:]  # the first pass warmed the JIT
