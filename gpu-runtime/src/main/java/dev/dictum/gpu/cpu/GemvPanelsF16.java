@@ -30,7 +30,7 @@ import jdk.incubator.vector.VectorSpecies;
  * 316 MB): on the heap the collector keeps its free-ratio slack on top of it and copies it between
  * regions; in an automatic arena it is counted once and freed when the weight is dropped.
  */
-final class GemvPanelsF16 {
+final class GemvPanelsF16 implements DecoderPanels {
     /** Output rows per panel: four vectors of accumulators. */
     static final int P = 4 * CpuVectors.L;
     /**
@@ -79,7 +79,8 @@ final class GemvPanelsF16 {
     }
 
     /** C[i, :] = epilogue(A[i, :] · Wᵀ) for {@code m} rows of A. */
-    void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
+    @Override
+    public void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
         run(a, aOff, lda, m, c, cOff, ldc, e, WIDEN_BLOCKS);
     }
 
@@ -154,10 +155,10 @@ final class GemvPanelsF16 {
             c3 = c3.mul(0x1p20f);
         }
         int col = p * P;
-        store(c0, c, co, col, row, e);
-        store(c1, c, co, col + L, row, e);
-        store(c2, c, co, col + 2 * L, row, e);
-        store(c3, c, co, col + 3 * L, row, e);
+        store(c0, c, co, col, n, row, e);
+        store(c1, c, co, col + L, n, row, e);
+        store(c2, c, co, col + 2 * L, n, row, e);
+        store(c3, c, co, col + 3 * L, n, row, e);
     }
 
     /** Depths per widening block: CH × P f16 values (4 KiB at 512 bits) widened into an L1-resident scratch. */
@@ -197,10 +198,10 @@ final class GemvPanelsF16 {
             }
         }
         int col = p * P;
-        store(c0, c, co, col, row, e);
-        store(c1, c, co, col + L, row, e);
-        store(c2, c, co, col + 2 * L, row, e);
-        store(c3, c, co, col + 3 * L, row, e);
+        store(c0, c, co, col, n, row, e);
+        store(c1, c, co, col + L, n, row, e);
+        store(c2, c, co, col + 2 * L, n, row, e);
+        store(c3, c, co, col + 3 * L, n, row, e);
     }
 
     /**
@@ -215,7 +216,8 @@ final class GemvPanelsF16 {
         return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
     }
 
-    private void store(FloatVector v, float[] c, int co, int col, int row, KernelEpilogue e) {
+    /** One vector of a panel's outputs (columns col.. of C's row) through the epilogue; n: the matrix's rows. */
+    static void store(FloatVector v, float[] c, int co, int col, int n, int row, KernelEpilogue e) {
         if (col + L <= n && e.residual() == null && !e.gelu()) {
             if (e.bias() != null) {
                 v = v.add(FloatVector.fromArray(F, e.bias(), col));

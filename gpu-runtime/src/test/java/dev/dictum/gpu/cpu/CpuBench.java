@@ -48,6 +48,9 @@ public final class CpuBench {
             panels(51865, 384);
             panels(51865, 768);
             panels(3072, 768);
+            // q8_0 streams from the file row by row: its bound is 34 bytes per 32 weights against f16's 64.
+            gemv(1, 384, 51865, DType.Q8_0);
+            gemv(1, 768, 51865, DType.Q8_0);
         }
         if (what.contains("gemv")) {
             for (DType t : new DType[] {DType.F32, DType.F16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.BF16, DType.I8}) {
