@@ -45,10 +45,13 @@ public final class CpuBench {
         }
         if (what.contains("panels")) {
             // The decoder's f16 panels (the bench's gemv F16 is the row-major path the encoder side uses).
-            panels(51865, 384);
-            panels(51865, 768);
-            panels(3072, 768);
-            // q8_0 streams from the file row by row: its bound is 34 bytes per 32 weights against f16's 64.
+            // q8_0's bound is 36 bytes per 32 weights in its panels against f16's 64; the row-major
+            // q8_0 GEMV from the file (what the decoder used before issue 21) beside them.
+            for (DType t : new DType[] {DType.F16, DType.Q8_0}) {
+                panels(t, 51865, 384);
+                panels(t, 51865, 768);
+                panels(t, 3072, 768);
+            }
             gemv(1, 384, 51865, DType.Q8_0);
             gemv(1, 768, 51865, DType.Q8_0);
         }
@@ -175,11 +178,12 @@ public final class CpuBench {
                 perCoreAll, ComputePool.THREADS, perCoreAll * ComputePool.THREADS);
     }
 
-    static void panels(int n, int k) {
-        GemvPanelsF16 p = GemvPanelsF16.of(TestWeights.random(DType.F16, n, k, 1));
+    static void panels(DType t, int n, int k) {
+        HostTensor w = TestWeights.random(t, n, k, 1);
+        DecoderPanels p = t == DType.F16 ? GemvPanelsF16.of(w) : GemvPanelsQ8_0.of(w);
         float[] a = TestWeights.activations(k, 2);
         float[] c = new float[n];
-        long bytes = 2L * n * k;
+        long bytes = w.data().byteSize(); // the file's bytes: the rate a token sees
         double[] r = new double[51];
         long cpu0 = 0;
         for (int i = -30; i < r.length; i++) {
@@ -194,8 +198,8 @@ public final class CpuBench {
         }
         double s = median(r);
         double cs = (processCpuNanos() - cpu0) * 1e-9 / r.length / ComputePool.THREADS;
-        System.out.printf("f16 panels [%dx%d] %.1f MB: wall %.3f ms = %.1f GB/s (best %.1f); CPU-normalised %.1f GB/s%n",
-                n, k, bytes / 1e6, s * 1e3, bytes / s / 1e9, bytes / Arrays.stream(r).min().getAsDouble() / 1e9, bytes / cs / 1e9);
+        System.out.printf("%s panels [%dx%d] %.1f MB: wall %.3f ms = %.1f GB/s (best %.1f); CPU-normalised %.1f GB/s%n",
+                t, n, k, bytes / 1e6, s * 1e3, bytes / s / 1e9, bytes / Arrays.stream(r).min().getAsDouble() / 1e9, bytes / cs / 1e9);
     }
 
     static void gemv(int m, int k, int n, DType t) {
