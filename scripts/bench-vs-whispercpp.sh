@@ -274,6 +274,6 @@ java_version=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)
 vec_width="$(grep -qw avx512f /proc/cpuinfo && echo "AVX-512" || echo "AVX2")"
 [[ $avx2 == 1 ]] && vec_width="AVX2 only for Dictum ($vec)"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo '+uncommitted')"
-python3 "$here/scripts/bench-vs-whispercpp-summary.py" "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" \
+python3 "$here/scripts/bench_vs_whispercpp_table.py" "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" \
   "$cpu ($vec_width)" "$(nproc)" "$java_version" "$(date -Is)" "${#peer_libs[@]}" "${#sample_wavs[@]}" "$max_load" \
   "$commit" "$model"
