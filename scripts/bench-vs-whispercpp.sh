@@ -10,15 +10,30 @@
 #              printed so both engines can be checked to hear the same thing
 #   RUNS       timed runs per engine per round (default 5), after a warm-up
 #
+# Honest by construction (issue 21): the engines alternate A B B A A B ... over at least 3 rounds;
+# each engine keeps its best (smallest min over all rounds) and its spread (the largest round
+# median over the smallest, in %); the 1-minute load average is recorded before and after every
+# round, and no ratio is printed when any round STARTED above --max-load (0.5; "under load"
+# stands beside the figures instead). The load after a round includes this benchmark's own
+# threads (about 2 on 2 cores), so only the load before a round says whether others were busy:
+# --wait-idle makes every round wait (up to that many seconds) for the load to fall first.
+#
 # options:
 #   --whispercpp-only  only the whisper.cpp half (no Dictum build, no ./dictum bench)
-#   --rounds N         rounds (default 2); each round runs both engines, the order alternating
-#                      (odd rounds Dictum first, even rounds whisper.cpp first); the table gives
-#                      the median of the per-round medians and the smallest min
+#   --rounds N         rounds (default 3, at least 3 for a ratio); each round runs both engines, the
+#                      order alternating (odd rounds Dictum first, even rounds whisper.cpp first)
+#   --max-load L       the 1-minute load average above which a round counts as under load (0.5)
+#   --wait-idle S      before each round, wait up to S seconds for the load to fall to --max-load
+#                      (default 0: do not wait; an idle machine needs about 90 s after a round)
+#   --samples DIR      whole transcriptions: every *.wav in DIR, greedy, no fallback, in each round
+#                      by each engine (default testdata/data/toy-en-samples; --samples none: skip).
+#                      Dictum: ./dictum transcribe in one JVM, the list twice (the first pass warms the
+#                      JIT), the second timed; whisper.cpp: mel + encode + prompt + decode to EOT on its
+#                      C API, median of RUNS. The figure is the sum over the samples.
 #   --threads N        threads for both engines (default 2): whisper.cpp n_threads, and Dictum's
 #                      JVM sees N processors (-XX:ActiveProcessorCount=N in DICTUM_JAVA_OPTS)
-#   --tokens N         whisper.cpp decodes exactly N tokens per run (EOT ignored): use it to match
-#                      the token count Dictum's bench decodes (per-token cost grows with position)
+#   --tokens N         both engines decode exactly N tokens per run (EOT ignored; default 224: the
+#                      per-token figure is the mean over cache lengths 0-224; it grows with position)
 #   --omp-passive      run whisper.cpp with OMP_WAIT_POLICY=PASSIVE. whisper.cpp 1.7.1's ggml uses
 #                      OpenMP; by default its 2 threads spin-wait at every graph barrier, which is
 #                      fastest on an idle machine but on a loaded one (other builds running) turns
@@ -28,9 +43,10 @@
 #                      bench-out/whisper.cpp-src/build-native/bin/libwhisper.so; repeatable): one more
 #                      column, and the ratio is taken against the FASTER peer. Build recipe:
 #                      docs/benchmarks.md, "The newest whisper.cpp" (never committed, never needed by CI)
-#   --avx2             Dictum with AVX2 only (-XX:UseAVX=2: 256-bit vectors); pair with a peer built
+#   --avx2             Dictum with AVX2 only (-XX:UseAVX=2 -XX:MaxVectorSize=32); pair with a peer built
 #                      with GGML_AVX512=OFF (whisper-jni 1.7.1's natives are AVX2 builds already)
-#   --no-build         use what is already built (app/target, the bench classes)
+#   --no-build         use what is already built (app/target, the bench classes); otherwise
+#                      mvn -pl app -am package -DskipTests (never install: ~/.m2 may be shared)
 #   --out DIR          keep the raw JSON and logs there (default: a new bench-out/<date> folder)
 #
 # --make-random-ggml writes a random-weight ggml of a real Whisper size through whisper-model's
@@ -58,9 +74,12 @@ die() {
 }
 
 whispercpp_only=0
-rounds=2
+rounds=3
 threads=2
-tokens=""
+tokens=224
+max_load=0.5
+wait_idle=0
+samples="testdata/data/toy-en-samples"
 build=1
 out=""
 make_random=0
@@ -75,6 +94,9 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=${2:?--rounds needs a value}; shift ;;
     --threads) threads=${2:?--threads needs a value}; shift ;;
     --tokens) tokens=${2:?--tokens needs a value}; shift ;;
+    --max-load) max_load=${2:?--max-load needs a value}; shift ;;
+    --wait-idle) wait_idle=${2:?--wait-idle needs seconds}; shift ;;
+    --samples) samples=${2:?--samples needs a folder or none}; shift ;;
     --no-build) build=0 ;;
     --omp-passive) wc_env+=(OMP_WAIT_POLICY=PASSIVE) ;;
     --peer-lib) peer_libs+=("$(realpath "${2:?--peer-lib needs a libwhisper.so}")"); shift ;;
@@ -158,10 +180,18 @@ runs=${args[2]:-5}
 [[ -f $wav ]] || die "no WAV file $wav"
 [[ $runs =~ ^[1-9][0-9]*$ && $rounds =~ ^[1-9][0-9]*$ && $threads =~ ^[1-9][0-9]*$ ]] \
   || die "RUNS, --rounds and --threads must be positive integers"
-[[ -z $tokens || $tokens =~ ^[1-9][0-9]*$ ]] || die "--tokens must be a positive integer"
+[[ $tokens =~ ^[1-9][0-9]*$ ]] || die "--tokens must be a positive integer"
+[[ $max_load =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--max-load must be a number, not '$max_load'"
+[[ $wait_idle =~ ^[0-9]+$ ]] || die "--wait-idle must be whole seconds, not '$wait_idle'"
+sample_wavs=()
+if [[ $samples != none ]]; then
+  [[ -d $samples ]] || die "no samples folder $samples (--samples none skips the whole transcriptions)"
+  mapfile -t sample_wavs < <(find "$samples" -maxdepth 1 -name '*.wav' | sort)
+  [[ ${#sample_wavs[@]} -gt 0 ]] || die "no *.wav in $samples"
+fi
 command -v python3 >/dev/null || die "python3 is needed for the summary table"
+((rounds >= 3)) || echo "bench-vs-whispercpp: $rounds round(s): fewer than 3, so no ratio will be printed" >&2
 
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 out=${out:-"$here/bench-out/vs-whispercpp-$(date +%Y%m%d-%H%M%S)"}
 mkdir -p "$out"
 
@@ -169,8 +199,8 @@ build_bench_classes
 
 if [[ $whispercpp_only == 0 ]]; then
   if [[ $build == 1 ]]; then
-    echo "bench-vs-whispercpp: building Dictum (mvn install, no tests) ..." >&2
-    mvn -q -B -DskipTests -Dmaven.javadoc.skip=true install >"$out/build.log" 2>&1 \
+    echo "bench-vs-whispercpp: building Dictum (mvn -pl app -am package, no tests) ..." >&2
+    mvn -q -B -DskipTests -Dmaven.javadoc.skip=true -pl app -am package >"$out/build.log" 2>&1 \
       || die "the Dictum build failed (see $out/build.log); the whisper.cpp half alone: --whispercpp-only"
   fi
   if ! ./dictum bench --help >"$out/dictum-bench-help.txt" 2>&1; then
@@ -179,31 +209,55 @@ if [[ $whispercpp_only == 0 ]]; then
   fi
 fi
 
+vec=""
+[[ $avx2 == 1 ]] && vec="-XX:UseAVX=2 -XX:MaxVectorSize=32"
+dictum_opts="-XX:ActiveProcessorCount=$threads $vec ${DICTUM_JAVA_OPTS:-}"
+
 run_dictum() { # round
   echo "bench-vs-whispercpp: round $1: ./dictum bench ..." >&2
-  local vec=""
-  [[ $avx2 == 1 ]] && vec="-XX:UseAVX=2"
-  DICTUM_JAVA_OPTS="-XX:ActiveProcessorCount=$threads $vec ${DICTUM_JAVA_OPTS:-}" \
-    ./dictum bench --model "$model" --audio "$wav" --runs "$runs" ${tokens:+--tokens "$tokens"} --json \
+  DICTUM_JAVA_OPTS="$dictum_opts" \
+    ./dictum bench --model "$model" --audio "$wav" --runs "$runs" --tokens "$tokens" --json \
     >"$out/dictum-$1.json" 2>"$out/dictum-$1.log" \
     || die "./dictum bench failed in round $1 (see $out/dictum-$1.log)"
+  if [[ ${#sample_wavs[@]} -gt 0 ]]; then
+    echo "bench-vs-whispercpp: round $1: ./dictum transcribe (${#sample_wavs[@]} samples, twice) ..." >&2
+    DICTUM_JAVA_OPTS="$dictum_opts" \
+      ./dictum transcribe --model "$model" --language en --no-fallback --json "${sample_wavs[@]}" "${sample_wavs[@]}" \
+      >"$out/dictum-transcribe-$1.json" 2>"$out/dictum-transcribe-$1.log" \
+      || die "./dictum transcribe failed in round $1 (see $out/dictum-transcribe-$1.log)"
+  fi
 }
 run_whispercpp() { # round: whisper-jni 1.7.1, then each --peer-lib (files whispercpp[-P]-ROUND.*)
-  local p
+  local p s
   for ((p = 0; p <= ${#peer_libs[@]}; p++)); do
-    local extra=() tag=""
-    [[ -n $tokens ]] && extra+=(--tokens "$tokens")
-    [[ $1 -gt 1 ]] && extra+=(--no-full) # the whisper_full transcript once is enough
-    if ((p > 0)); then extra+=(--lib "${peer_libs[p-1]}"); tag="-$p"; fi
+    local full=() lib=() tag=""
+    [[ $1 -gt 1 ]] && full=(--no-full) # the whisper_full transcript once is enough
+    if ((p > 0)); then lib=(--lib "${peer_libs[p-1]}"); tag="-$p"; fi
     echo "bench-vs-whispercpp: round $1: whisper.cpp${tag:+ peer $p} ..." >&2
     env "${wc_env[@]}" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
-      --model "$model" --wav "$wav" --runs "$runs" --threads "$threads" "${extra[@]}" \
+      --model "$model" --wav "$wav" --runs "$runs" --threads "$threads" --tokens "$tokens" "${full[@]}" "${lib[@]}" \
       >"$out/whispercpp$tag-$1.json" 2>"$out/whispercpp$tag-$1.log" \
       || { cat "$out/whispercpp$tag-$1.log" >&2; die "the whisper.cpp bench${tag:+ (peer $p)} failed in round $1"; }
+    for ((s = 0; s < ${#sample_wavs[@]}; s++)); do
+      env "${wc_env[@]}" "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$bench_cp" dev.dictum.app.bench.WhisperCppBench \
+        --model "$model" --wav "${sample_wavs[s]}" --runs "$runs" --threads "$threads" --no-full "${lib[@]}" \
+        >"$out/whispercpp$tag-transcribe-$1-$s.json" 2>"$out/whispercpp$tag-transcribe-$1-$s.log" \
+        || { cat "$out/whispercpp$tag-transcribe-$1-$s.log" >&2; die "whisper.cpp${tag:+ (peer $p)} failed on ${sample_wavs[s]}"; }
+    done
+  done
+}
+load1() { cut -d' ' -f1 /proc/loadavg; }
+wait_for_idle() {
+  local waited=0
+  while ((waited < wait_idle)) && python3 -c "import sys; sys.exit(0 if float('$(load1)') > $max_load else 1)"; do
+    sleep 5; waited=$((waited + 5))
   done
 }
 
+: >"$out/loads.tsv"
 for ((r = 1; r <= rounds; r++)); do
+  wait_for_idle
+  before=$(load1)
   if [[ $whispercpp_only == 1 ]]; then
     run_whispercpp "$r"
   elif ((r % 2 == 1)); then
@@ -211,112 +265,15 @@ for ((r = 1; r <= rounds; r++)); do
   else
     run_whispercpp "$r"; run_dictum "$r"
   fi
+  printf '%s\t%s\t%s\n' "$r" "$before" "$(load1)" >>"$out/loads.tsv"
 done
 
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//' || true)
 [[ -n $cpu ]] || cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
 java_version=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)
-
 vec_width="$(grep -qw avx512f /proc/cpuinfo && echo "AVX-512" || echo "AVX2")"
-[[ $avx2 == 1 ]] && vec_width="AVX2 only for Dictum (-XX:UseAVX=2)"
-python3 - "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" "$cpu ($vec_width)" "$(nproc)" \
-  "$load_start -> $(cut -d' ' -f1-3 /proc/loadavg)" "$java_version" "$(date -Is)" "$out/summary.md" "${#peer_libs[@]}" <<'PY'
-import json, os, statistics, sys
-out, rounds, wc_only, threads, cmd, cpu, nproc, load, javav, date, summary, npeers = sys.argv[1:]
-npeers = 1 + int(npeers)
-rounds, wc_only = int(rounds), wc_only == "1"
-
-def last_json(path):
-    with open(path, encoding="utf-8") as f:
-        lines = [l for l in f.read().splitlines() if l.strip().startswith("{")]
-    if not lines:
-        sys.exit(f"bench-vs-whispercpp: no JSON line in {path}")
-    return json.loads(lines[-1])
-
-def pick(d, key, path):
-    v = d.get(key)
-    if not isinstance(v, dict) or "median" not in v:
-        sys.exit(f"bench-vs-whispercpp: {path} has no {key}.median (keys: {sorted(d)})")
-    return v
-
-def agg(docs, key, files):
-    stats = [pick(d, key, f) for d, f in zip(docs, files)]
-    med = statistics.median(float(s["median"]) for s in stats)
-    mn = min(float(s.get("min", s["median"])) for s in stats)
-    return med, mn
-
-peers = []  # (name, docs, {key: (median, min)})
-for p in range(npeers):
-    tag = "" if p == 0 else f"-{p}"
-    files = [f"{out}/whispercpp{tag}-{r}.json" for r in range(1, rounds + 1)]
-    docs = [last_json(f) for f in files]
-    peers.append((docs[0].get("engine", f"peer {p}"), docs, {k: agg(docs, k, files) for k in ("encoder_ms", "decode_ms_per_token")}))
-wdocs = peers[0][1]
-# the faster peer, per metric and statistic
-w = {k: tuple(min(pp[2][k][i] for pp in peers) for i in (0, 1)) for k in ("encoder_ms", "decode_ms_per_token")}
-if not wc_only:
-    dfiles = [f"{out}/dictum-{r}.json" for r in range(1, rounds + 1)]
-    ddocs = [last_json(f) for f in dfiles]
-    d = {k: agg(ddocs, k, dfiles) for k in ("encoder_ms", "decode_ms_per_token")}
-
-def fmt(x):
-    return "—" if x is None else f"{x:.2f}"
-
-rows = [("encoder ms per 30 s window", "encoder_ms"), ("decoder ms per token", "decode_ms_per_token")]
-lines = []
-lines.append("## Dictum vs whisper.cpp (CPU)")
-lines.append("")
-lines.append(f"- command: `{cmd}`")
-lines.append(f"- date: {date}")
-lines.append(f"- CPU: {cpu} ({nproc} logical CPUs); load average (1/5/15 min) at start -> end: {load}")
-dthreads = "—" if wc_only else next((str(x["threads"]) for x in ddocs if "threads" in x), f"JVM sees {threads} CPUs")
-lines.append(f"- threads: whisper.cpp n_threads = {threads} (OpenMP, OMP_WAIT_POLICY={wdocs[0].get('omp_wait_policy')}); Dictum: {dthreads}")
-lines.append(f"- runs: {wdocs[0].get('runs')} timed (+{wdocs[0].get('warmup')} warm-up) per engine per round, {rounds} round(s), order alternating")
-for i, (name, docs, _) in enumerate(peers):
-    lines.append(f"- peer {i}: {name}; {docs[0].get('system_info')}")
-lines.append(f"- Java: {javav}")
-wt = wdocs[0].get("tokens")
-lines.append(f"- tokens decoded per run: whisper.cpp {wt} ({wdocs[0].get('token_mode')})"
-             + ("" if wc_only else f"; Dictum {next((x['tokens'] for x in ddocs if 'tokens' in x), 'not reported')}"))
-try:
-    if float(load.split()[0]) > 0.5 * int(nproc):
-        lines.append(f"- WARNING: the machine was busy (load {load.split()[0]} on {nproc} CPUs): times are inflated and noisy; "
-                     "mins are the more trustworthy; see --omp-passive")
-except ValueError:
-    pass
-lines.append("")
-def short_name(n):
-    return n.split(" (")[0]
-head = " | ".join(f"peer {i}: {short_name(n)}" for i, (n, _, _) in enumerate(peers))
-lines.append(f"| metric | Dictum | {head} | ratio Dictum/faster peer |")
-lines.append("|---|---|" + "---|" * len(peers) + "---|")
-for label, key in rows:
-    for i, stat in ((0, "median"), (1, "min")):
-        wv = w[key][i]
-        dv = None if wc_only else d[key][i]
-        ratio = None if dv is None or not wv else dv / wv
-        cells = " | ".join(fmt(pp[2][key][i]) for pp in peers)
-        lines.append(f"| {label} ({stat}) | {fmt(dv)} | {cells} | {fmt(ratio)} |")
-lines.append("")
-def short(t, n=300):
-    return t if t is None or len(t) <= n else t[:n] + f"… ({len(t)} chars)"
-
-text = short(next((x["text"] for x in wdocs if x.get("text")), ""))
-lines.append(f"whisper.cpp transcript (whisper_full, greedy): {text}")
-g = short(wdocs[0].get("greedy_text"))
-if g is not None and g != text:
-    lines.append(f"whisper.cpp greedy loop of the timed runs: {g}")
-if not wc_only:
-    dt = next((x.get("text") for x in ddocs if x.get("text")), None)
-    if dt:
-        lines.append(f"Dictum transcript: {short(dt)}")
-    dtok = next((x["tokens"] for x in ddocs if "tokens" in x), None)
-    if isinstance(dtok, (int, float)) and isinstance(wt, (int, float)) and wt and abs(dtok - wt) > 0.25 * wt:
-        lines.append(f"WARNING: token counts differ (Dictum {dtok}, whisper.cpp {wt}); per-token cost grows with "
-                     f"position: rerun with --tokens {int(dtok)} to compare at the same length.")
-lines.append(f"raw JSON and logs: {out}")
-s = "\n".join(lines)
-print(s)
-with open(summary, "w", encoding="utf-8") as f:
-    f.write(s + "\n")
-PY
+[[ $avx2 == 1 ]] && vec_width="AVX2 only for Dictum ($vec)"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo '+uncommitted')"
+python3 "$here/scripts/bench_vs_whispercpp_table.py" "$out" "$rounds" "$whispercpp_only" "$threads" "$orig_cmd" \
+  "$cpu ($vec_width)" "$(nproc)" "$java_version" "$(date -Is)" "${#peer_libs[@]}" "${#sample_wavs[@]}" "$max_load" \
+  "$commit" "$model"

@@ -97,6 +97,7 @@ public final class WhisperCppBench {
         double[] tokMs = new double[o.runs];
         double[] promptMs = new double[o.runs];
         double[] melMs = new double[o.runs];
+        double[] wholeMs = new double[o.runs];
         int[] tokens = new int[o.runs];
         List<Double> allSteps = new ArrayList<>();
         String greedyText;
@@ -114,6 +115,7 @@ public final class WhisperCppBench {
             for (int r = 0; r < o.runs; r++) {
                 g.run(o.threads);
                 melMs[r] = g.melMs;
+                wholeMs[r] = g.wholeMs;
                 encMs[r] = g.encodeMs;
                 promptMs[r] = g.promptMs;
                 tokMs[r] = mean(g.steps);
@@ -172,6 +174,9 @@ public final class WhisperCppBench {
         j.append("\"decode_step_ms\":").append(stats(steps)).append(',');
         j.append("\"prompt_ms\":").append(stats(promptMs)).append(',');
         j.append("\"mel_ms\":").append(stats(melMs)).append(',');
+        // The whole greedy transcription of the first window: mel, encoder, prompt and every decode
+        // step with its argmax (what scripts/bench-vs-whispercpp.sh sums over the samples).
+        j.append("\"transcribe_ms\":").append(stats(wholeMs)).append(',');
         j.append("\"whispercpp_timings\":{\"encode_ms_per_run\":").append(num(internal.encodeMsPerRun()))
                 .append(",\"encode_runs\":").append(internal.encodeRuns())
                 .append(",\"decode_ms_per_token\":").append(num(internal.decodeMsPerRun()))
@@ -230,6 +235,8 @@ public final class WhisperCppBench {
         double melMs;
         double encodeMs;
         double promptMs;
+        /** mel to the last token's argmax: one whole greedy transcription of the window. */
+        double wholeMs;
         final List<Double> steps = new ArrayList<>();
         final List<Integer> out = new ArrayList<>();
 
@@ -293,6 +300,7 @@ public final class WhisperCppBench {
                 nPast++;
                 next = argmax(w.logitsRow(0), false);
             }
+            wholeMs = (System.nanoTime() - t0) / 1e6;
         }
 
         /** Greedy over text tokens [0, eot) and EOT; no EOT when forcing; no EOT or " " at the first step. */

@@ -101,22 +101,7 @@ final class CpuAttention {
                 max = Math.max(max, p[j]);
             }
             float inv = 1f / expInPlace(p, n, max);
-            int oi = oBase + i * outStride;
-            for (int d = 0; d < hd; d++) {
-                out[oi + d] = 0f;
-            }
-            for (int j = 0; j < n; j++) {
-                FloatVector pj = FloatVector.broadcast(S, p[j] * inv);
-                int vj = kv + j * kvStride;
-                int d = 0;
-                for (; d < bound; d += L) {
-                    pj.fma(FloatVector.fromArray(S, v, vj + d), FloatVector.fromArray(S, out, oi + d))
-                            .intoArray(out, oi + d);
-                }
-                for (; d < hd; d++) {
-                    out[oi + d] += p[j] * inv * v[vj + d];
-                }
-            }
+            CpuCrossAttention.weightedSum(p, n, inv, v, kv, kvStride, hd, out, oBase + i * outStride);
         }
     }
 

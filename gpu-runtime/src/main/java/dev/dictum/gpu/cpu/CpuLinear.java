@@ -8,10 +8,10 @@ final class CpuLinear {
     private CpuLinear() {
     }
 
-    /** A linear layer of the model: few rows of an F16 matrix take the decoder's panel layout. */
+    /** A linear layer of the model: few rows of an F16 or Q8_0 matrix take the decoder's panel layout. */
     static void run(float[] x, int xOff, int rows, CpuWeight weight, float[] bias, float[] out, int outOff,
             Epilogue epilogue) {
-        GemvPanelsF16 panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : null;
+        DecoderPanels panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : null;
         if (panels == null) {
             run(x, xOff, rows, weight.source(), bias, out, outOff, epilogue);
             return;

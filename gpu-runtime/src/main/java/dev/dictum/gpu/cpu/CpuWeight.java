@@ -33,22 +33,24 @@ final class CpuWeight implements Weight {
         return new CpuWeight(t, f);
     }
 
-    private volatile GemvPanelsF16 panels;
+    private volatile DecoderPanels panels;
 
     /**
-     * The decoder's layout of an F16 matrix, built the first time a few-row product needs it (see
-     * {@link GemvPanelsF16}); null for other dtypes, which stream from the file.
+     * The decoder's layout of an F16 or Q8_0 matrix, built the first time a few-row product needs it
+     * (see {@link GemvPanelsF16}, {@link GemvPanelsQ8_0}); null for other dtypes, which stream from
+     * the file.
      */
-    GemvPanelsF16 decodePanels() {
-        if (source.dtype() != DType.F16 || source.rank() != 2) {
+    DecoderPanels decodePanels() {
+        boolean q8 = source.dtype() == DType.Q8_0 && source.cols() % 32 == 0;
+        if (source.dtype() != DType.F16 && !q8 || source.rank() != 2) {
             return null;
         }
-        GemvPanelsF16 p = panels;
+        DecoderPanels p = panels;
         if (p == null) {
             synchronized (this) {
                 p = panels;
                 if (p == null) {
-                    p = GemvPanelsF16.of(source);
+                    p = q8 ? GemvPanelsQ8_0.of(source) : GemvPanelsF16.of(source);
                     panels = p;
                     releaseFilePages();
                 }

@@ -6,10 +6,14 @@ package dev.dictum.gpu.cpu;
  * <p>Blocking, for Zen 4 (32 KiB L1d, 1 MiB L2 per core):
  * <ul>
  *   <li>NC = 4 micro-panels of columns per task: the unit of parallel work and of packing.
- *   <li>KC = 256 depth per packed block: one micro-panel (KC × PW floats, 32 KiB at 512 bits)
- *       stays in L1 while the kernel sweeps MC rows of A over it; the whole packed block
- *       (KC × NC, 128 KiB) stays in L2. Measured on the kernel alone: KC 64 → 75, 128 → 88,
- *       256 → 97 GFLOP/s per core (longer runs amortise the C-tile load/store).
+ *   <li>Depth blocks of at most KC = 512, split evenly ({@link #depthBlock}: K = 384 is one block,
+ *       768 two of 384, 1280 three of 448 and a last of 384), never a short tail block. A micro-panel (kc × PW floats,
+ *       up to 64 KiB at 512 bits, 32 KiB at 256) streams from L1/L2 while the kernel sweeps MC rows
+ *       of A over it; the packed block (kc × NC, up to 256 KiB) stays in L2. Measured on the kernel
+ *       alone (Zen 4): KC 64 → 75, 128 → 88, 256 → 97 GFLOP/s per core. Measured on the whole GEMM
+ *       (issue 21, Intel with AVX-512, one thread, per CPU-second, machine under load 17-40):
+ *       tiny's [1500×384]·[1536×384]ᵀ at 256 bits 28-31 GFLOP/s with KC = 256 (blocks 256 + 128)
+ *       against 38-43 as one block of 384 or 512; at 512 bits 55-62 against 78-92.
  *   <li>MC = 120 rows: the MC × KC slice of A (120 KiB) stays in L2 next to the packed block,
  *       so A streams from L3/DRAM once per column block, not once per micro-panel.
  *   <li>Tasks = column blocks × row chunks; row chunks only as many as needed to give every thread
@@ -23,8 +27,8 @@ final class Gemm {
     static final int MR = GemmKernel.MR;
     static final int PW = GemmKernel.PW;
     static final int NC = Integer.getInteger("dictum.cpu.gemm.nc", 128);
-    /** Multiple of 32 so block-quantised weights pack whole blocks. */
-    static final int KC = Integer.getInteger("dictum.cpu.gemm.kc", 256);
+    /** The deepest depth block; a multiple of 32 so block-quantised weights pack whole blocks. */
+    static final int KC = Integer.getInteger("dictum.cpu.gemm.kc", 512);
     /** Rows of A per sweep: an MC × KC slice of A (120 KiB) stays in L2 while every micro-panel passes over it. */
     static final int MC = Integer.getInteger("dictum.cpu.gemm.mc", 20 * MR);
 
@@ -52,14 +56,25 @@ final class Gemm {
         });
     }
 
+    /**
+     * The depth per packed block for depth k: k split into the fewest blocks of at most KC, as even
+     * as multiples of 32 allow (the last block is at most 32 per block shorter than the others).
+     */
+    static int depthBlock(int k) {
+        int blocks = (k + KC - 1) / KC;
+        int even = (k + blocks - 1) / blocks;
+        return Math.min(KC, (even + 31) / 32 * 32);
+    }
+
     /** Rows [m0, m1) × columns [n0, n0+nc) of C, all depths. */
     private static void block(float[] a, int aOff, int lda, int m0, int m1, int n0, int nc, int k,
             GemmPanels w, float[] c, int cOff, int ldc, KernelEpilogue e) {
         float[][] scratch = SCRATCH.get();
         float[] panel = scratch[0];
         float[] rowTmp = scratch[1];
-        for (int k0 = 0; k0 < k; k0 += KC) {
-            int kc = Math.min(KC, k - k0);
+        int step = depthBlock(k);
+        for (int k0 = 0; k0 < k; k0 += step) {
+            int kc = Math.min(step, k - k0);
             boolean first = k0 == 0;
             w.pack(n0, nc, k0, kc, panel, rowTmp);
             for (int mc0 = m0; mc0 < m1; mc0 += MC) {

@@ -19,6 +19,15 @@ import jdk.incubator.vector.VectorSpecies;
  * At KC = 256: 512-bit 6×2 ≈ 88–92, 256-bit 6×2 ≈ 74 (same double-pumped FMA throughput on
  * Zen 4, but twice the loads, broadcasts and loop overhead per FLOP), so the preferred 512-bit
  * species is the default.
+ *
+ * <p>Issue 21 re-measured the tile for 256-bit vectors (16 ymm registers) on an Intel CPU with two
+ * 512-bit FMA ports (peak per CPU-second: 107-124 GFLOP/s at 256 bits, 222 at 512), one thread,
+ * kc = 256, GFLOP/s per CPU-second (the machine under load 14-17; a generated probe of each shape):
+ * 6×2 104, 5×2 97-101, 4×2 92, 5×3 79, 3×4 75, 4×3 74, 8×1 67. 6×2 stays the tile at both widths:
+ * 12 accumulators + 2 panel vectors + 1 broadcast fit the 16 ymm registers with one to spare, while
+ * 4×3 and 3×4 need all 16 (or more) and C2 spills. (At 512 bits the same probe gave 6×2 130-148,
+ * 6×4 157, 12×2 154, 8×3 147: within the load's noise of each other, so the 512-bit tile is kept.)
+ * What the widths do differ in is the depth per block: see {@link Gemm#depthBlock}.
  */
 final class GemmKernel {
 

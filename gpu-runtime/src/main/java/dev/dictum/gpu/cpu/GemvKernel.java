@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * One implementation per dtype family, each with its own loop so every call site stays
  * monomorphic and the Vector API code inlines fully.
  */
-abstract sealed class GemvKernel permits GemvF32, GemvHalf, GemvI8, GemvQ8_0, GemvQ4_0, GemvQ5 {
+abstract sealed class GemvKernel permits GemvF32, GemvHalf, GemvI8, GemvScaledBlocks, GemvQ5 {
 
     /**
      * Σ_k W[row, k]·x[xOff + k] for the row whose first byte is at {@code off}. For I8 the row scale

@@ -30,9 +30,19 @@ import jdk.incubator.vector.VectorSpecies;
  * 316 MB): on the heap the collector keeps its free-ratio slack on top of it and copies it between
  * regions; in an automatic arena it is counted once and freed when the weight is dropped.
  */
-final class GemvPanelsF16 {
+final class GemvPanelsF16 implements DecoderPanels {
     /** Output rows per panel: four vectors of accumulators. */
     static final int P = 4 * CpuVectors.L;
+    /**
+     * How the f16 weights are widened: "blocks" ({@link #panelBlocks}) or "bits" ({@link #panel}).
+     * Default by width, from an A/B of the two kernels alternating in one JVM (issue 21; one thread,
+     * GB/s of panel per CPU-second, [51865 × 384] and [51865 × 768], machine under load 90-160, so
+     * only the comparison counts): 512 bits: blocks 8.9-9.2, bits 8.1-8.3; 256 bits: bits 7.1-7.4,
+     * blocks 5.6-6.4. The bit trick wins at 256 bits, where a vcvtph2ps widens only 8 values and the
+     * scratch's store and reload cost as much as the shift and mask they replace.
+     */
+    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", CpuVectors.L >= 16 ? "blocks" : "bits")
+            .equals("blocks");
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
     private static final ValueLayout.OfShort LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -69,16 +79,26 @@ final class GemvPanelsF16 {
     }
 
     /** C[i, :] = epilogue(A[i, :] · Wᵀ) for {@code m} rows of A. */
-    void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
+    @Override
+    public void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
+        run(a, aOff, lda, m, c, cOff, ldc, e, WIDEN_BLOCKS);
+    }
+
+    /** {@link #run} with the widening chosen by the caller (the tests run both at either width). */
+    void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e, boolean blocks) {
         int panelCount = (n + P - 1) / P;
         int tasks = (long) n * k < 1 << 17 ? 1 : Math.min(panelCount, 8 * ComputePool.THREADS);
         int per = (panelCount + tasks - 1) / tasks;
-        long small = smallInputs(a, aOff, lda, m); // bit i: row i; no garbage per call
+        long small = blocks ? 0 : smallInputs(a, aOff, lda, m); // bit i: row i; no garbage per call
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
-                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0);
+                    if (blocks) {
+                        panelBlocks(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    } else {
+                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0);
+                    }
                 }
             }
         });
@@ -135,10 +155,53 @@ final class GemvPanelsF16 {
             c3 = c3.mul(0x1p20f);
         }
         int col = p * P;
-        store(c0, c, co, col, row, e);
-        store(c1, c, co, col + L, row, e);
-        store(c2, c, co, col + 2 * L, row, e);
-        store(c3, c, co, col + 3 * L, row, e);
+        store(c0, c, co, col, n, row, e);
+        store(c1, c, co, col + L, n, row, e);
+        store(c2, c, co, col + 2 * L, n, row, e);
+        store(c3, c, co, col + 3 * L, n, row, e);
+    }
+
+    /** Depths per widening block: CH × P f16 values (4 KiB at 512 bits) widened into an L1-resident scratch. */
+    static final int CH = 64;
+    private static final ThreadLocal<Object[]> SCRATCH =
+            ThreadLocal.withInitial(() -> new Object[] {new short[CH * P], new float[CH * P]});
+
+    /**
+     * One panel for one row of A, widened block by block: CH depths of the panel copied out of native
+     * memory, widened by a plain loop over {@link Float#float16ToFloat} (C2 turns it into vcvtph2ps)
+     * into an L1-resident f32 scratch, then an f32 broadcast-FMA pass over it. Exact widening, so no
+     * rebias and no special case for large inputs.
+     */
+    private void panelBlocks(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
+        Object[] sc = SCRATCH.get();
+        short[] hs = (short[]) sc[0];
+        float[] fs = (float[]) sc[1];
+        FloatVector c0 = FloatVector.zero(F);
+        FloatVector c1 = c0;
+        FloatVector c2 = c0;
+        FloatVector c3 = c0;
+        long base = 2L * p * P * k; // bytes
+        for (int j0 = 0; j0 < k; j0 += CH) {
+            int nj = Math.min(CH, k - j0);
+            int cnt = nj * P;
+            MemorySegment.copy(panels, ValueLayout.JAVA_SHORT, base + 2L * j0 * P, hs, 0, cnt);
+            for (int i = 0; i < cnt; i++) {
+                fs[i] = Float.float16ToFloat(hs[i]);
+            }
+            for (int j = 0; j < nj; j++) {
+                FloatVector x = FloatVector.broadcast(F, a[ao + j0 + j]);
+                int o = j * P;
+                c0 = FloatVector.fromArray(F, fs, o).fma(x, c0);
+                c1 = FloatVector.fromArray(F, fs, o + L).fma(x, c1);
+                c2 = FloatVector.fromArray(F, fs, o + 2 * L).fma(x, c2);
+                c3 = FloatVector.fromArray(F, fs, o + 3 * L).fma(x, c3);
+            }
+        }
+        int col = p * P;
+        store(c0, c, co, col, n, row, e);
+        store(c1, c, co, col + L, n, row, e);
+        store(c2, c, co, col + 2 * L, n, row, e);
+        store(c3, c, co, col + 3 * L, n, row, e);
     }
 
     /**
@@ -153,7 +216,8 @@ final class GemvPanelsF16 {
         return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
     }
 
-    private void store(FloatVector v, float[] c, int co, int col, int row, KernelEpilogue e) {
+    /** One vector of a panel's outputs (columns col.. of C's row) through the epilogue; n: the matrix's rows. */
+    static void store(FloatVector v, float[] c, int co, int col, int n, int row, KernelEpilogue e) {
         if (col + L <= n && e.residual() == null && !e.gelu()) {
             if (e.bias() != null) {
                 v = v.add(FloatVector.fromArray(F, e.bias(), col));

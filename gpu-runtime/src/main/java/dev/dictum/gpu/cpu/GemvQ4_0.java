@@ -15,16 +15,18 @@ import jdk.incubator.vector.VectorSpecies;
  * Q4_0 (18-byte blocks: f16 d, 16 bytes of nibbles; low nibbles are values 0..15, high 16..31):
  * nibbles widened to int lanes, split and re-centred (−8), converted to floats, s = Σ q·x, acc += d·s.
  */
-final class GemvQ4_0 extends GemvKernel {
+final class GemvQ4_0 extends GemvScaledBlocks {
 
     static final GemvQ4_0 INSTANCE = new GemvQ4_0();
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
 
     private GemvQ4_0() {
+        super(18);
     }
 
-    private static FloatVector block(MemorySegment w, long o, float[] x, int xi) {
+    @Override
+    FloatVector block(MemorySegment w, long o, float[] x, int xi) {
         FloatVector s = FloatVector.zero(F);
         for (int p = 0; p < 16; p += L) {
             // Nibbles are split in int lanes: x86 has no byte-lane shift, so C2 would not intrinsify it.
@@ -36,22 +38,5 @@ final class GemvQ4_0 extends GemvKernel {
             s = hi.fma(FloatVector.fromArray(F, x, xi + 16 + p), s);
         }
         return s;
-    }
-
-    @Override
-    float dot(MemorySegment w, long off, int k, float[] x, int xo) {
-        int blocks = k / 32;
-        FloatVector a0 = FloatVector.zero(F), a1 = a0;
-        int b = 0;
-        for (; b + 1 < blocks; b += 2) {
-            long o = off + 18L * b;
-            a0 = block(w, o, x, xo + 32 * b).fma(FloatVector.broadcast(F, Dequant.f16At(w, o)), a0);
-            a1 = block(w, o + 18, x, xo + 32 * b + 32).fma(FloatVector.broadcast(F, Dequant.f16At(w, o + 18)), a1);
-        }
-        if (b < blocks) {
-            long o = off + 18L * b;
-            a0 = block(w, o, x, xo + 32 * b).fma(FloatVector.broadcast(F, Dequant.f16At(w, o)), a0);
-        }
-        return CpuVectors.sum(a0.add(a1));
     }
 }

@@ -168,7 +168,10 @@ class CpuBackendOpsTest {
         "3,1,9,4,64,true", // beams decoding one token against their caches
         "2,1,1500,4,64,false", // cross-attention of two beams
         "1,37,37,2,20,true", // odd sizes, a head size that is not a vector multiple
-        "2,9,12,3,16,true"})
+        "2,9,12,3,16,true",
+        "1,1,224,6,64,true", // one token against 224 cached positions (issue 21: P·V in registers)
+        "1,1,5,2,128,true", // a head of 8 vectors at 512 bits (64 is 8 at 256 bits)
+        "2,1,33,3,72,false"})
     void attention(int batch, int queries, int keys, int heads, int hd, boolean causal) {
         int d = heads * hd;
         int ctx = keys + 5; // the cache holds more rows than are valid
@@ -214,7 +217,7 @@ class CpuBackendOpsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"1,1500,6,64", "5,1500,4,64", "3,77,2,20", "2,13,3,48"})
+    @CsvSource({"1,1500,6,64", "5,1500,4,64", "3,77,2,20", "2,13,3,48", "1,1500,2,128", "1,31,2,72"})
     void crossAttentionOverTransposedKeys(int rows, int keys, int heads, int hd) {
         int d = heads * hd;
         int stride = keys + 11; // padding past the valid keys must be ignored

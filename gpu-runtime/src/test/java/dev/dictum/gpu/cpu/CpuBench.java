@@ -43,6 +43,18 @@ public final class CpuBench {
                 gemm(1500, 1280, 5120, DType.Q5_0);
             }
         }
+        if (what.contains("panels")) {
+            // The decoder's f16 panels (the bench's gemv F16 is the row-major path the encoder side uses).
+            // q8_0's bound is 36 bytes per 32 weights in its panels against f16's 64; the row-major
+            // q8_0 GEMV from the file (what the decoder used before issue 21) beside them.
+            for (DType t : new DType[] {DType.F16, DType.Q8_0}) {
+                panels(t, 51865, 384);
+                panels(t, 51865, 768);
+                panels(t, 3072, 768);
+            }
+            gemv(1, 384, 51865, DType.Q8_0);
+            gemv(1, 768, 51865, DType.Q8_0);
+        }
         if (what.contains("gemv")) {
             for (DType t : new DType[] {DType.F32, DType.F16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.BF16, DType.I8}) {
                 gemv(1, 384, 51865, t);
@@ -66,22 +78,19 @@ public final class CpuBench {
     }
 
     static void peak() throws Exception {
-        for (var s : new jdk.incubator.vector.VectorSpecies[] {FloatVector.SPECIES_512, FloatVector.SPECIES_256}) {
-            @SuppressWarnings("unchecked")
-            var sp = (jdk.incubator.vector.VectorSpecies<Float>) s;
-            for (int threads : new int[] {1, 2}) {
-                double[] r = new double[5];
-                double[] perCpu = new double[5];
-                double[] one = new double[1];
-                PeakFlops.measure(sp, threads, 5_000_000, one);
-                for (int i = 0; i < r.length; i++) {
-                    r[i] = PeakFlops.measure(sp, threads, 10_000_000, one);
-                    perCpu[i] = one[0];
-                }
-                System.out.printf("peak %d-bit %d thread(s): wall %.1f GFLOP/s (median of %d; max %.1f); per CPU-second of one core %.1f GFLOP/s%n",
-                        sp.vectorBitSize(), threads, median(r) / 1e9, r.length, Arrays.stream(r).max().getAsDouble() / 1e9,
-                        median(perCpu) / 1e9);
+        // At the kernels' width only (the species must be a constant): -XX:UseAVX=2 gives the 256-bit peak.
+        for (int threads : new int[] {1, 2}) {
+            double[] r = new double[5];
+            double[] perCpu = new double[5];
+            double[] one = new double[1];
+            PeakFlops.measure(threads, 5_000_000, one);
+            for (int i = 0; i < r.length; i++) {
+                r[i] = PeakFlops.measure(threads, 10_000_000, one);
+                perCpu[i] = one[0];
             }
+            System.out.printf("peak %d-bit %d thread(s): wall %.1f GFLOP/s (median of %d; max %.1f); per CPU-second of one core %.1f GFLOP/s%n",
+                    CpuVectors.F.vectorBitSize(), threads, median(r) / 1e9, r.length, Arrays.stream(r).max().getAsDouble() / 1e9,
+                    median(perCpu) / 1e9);
         }
         double[] c = new double[5];
         PeakFlops.clockHz(50_000_000);
@@ -167,6 +176,30 @@ public final class CpuBench {
         System.out.printf("GEMM %s [%dx%d]·[%dx%d]ᵀ: wall %.1f GFLOP/s median (max %.1f) = %.1f ms; per CPU-second %.1f GFLOP/s (x%d cores = %.1f)%n",
                 t, m, k, n, k, median(r), Arrays.stream(r).max().getAsDouble(), flops / median(r) / 1e6,
                 perCoreAll, ComputePool.THREADS, perCoreAll * ComputePool.THREADS);
+    }
+
+    static void panels(DType t, int n, int k) {
+        HostTensor w = TestWeights.random(t, n, k, 1);
+        DecoderPanels p = t == DType.F16 ? GemvPanelsF16.of(w) : GemvPanelsQ8_0.of(w);
+        float[] a = TestWeights.activations(k, 2);
+        float[] c = new float[n];
+        long bytes = w.data().byteSize(); // the file's bytes: the rate a token sees
+        double[] r = new double[51];
+        long cpu0 = 0;
+        for (int i = -30; i < r.length; i++) {
+            if (i == 0) {
+                cpu0 = processCpuNanos();
+            }
+            long t0 = System.nanoTime();
+            p.run(a, 0, k, 1, c, 0, n, KernelEpilogue.NONE);
+            if (i >= 0) {
+                r[i] = (System.nanoTime() - t0) * 1e-9;
+            }
+        }
+        double s = median(r);
+        double cs = (processCpuNanos() - cpu0) * 1e-9 / r.length / ComputePool.THREADS;
+        System.out.printf("%s panels [%dx%d] %.1f MB: wall %.3f ms = %.1f GB/s (best %.1f); CPU-normalised %.1f GB/s%n",
+                t, n, k, bytes / 1e6, s * 1e3, bytes / s / 1e9, bytes / Arrays.stream(r).min().getAsDouble() / 1e9, bytes / cs / 1e9);
     }
 
     static void gemv(int m, int k, int n, DType t) {

@@ -5,19 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The decoder's f16 panels: rows of ordinary magnitude take the ×2¹¹² rebias on the input, rows with
  * an input of 2¹⁵ or more (which ×2¹¹² would overflow) a smaller input scale and a result scale; both
- * must equal the float64 reference, each row in a call that mixes both kinds.
+ * must equal the float64 reference, each row in a call that mixes both kinds; the same for the
+ * block-wise widening (issue 21), whichever the vector width picks by default.
  */
 class GemvPanelsF16Test {
     private static final int N = 200; // not a multiple of the panel width: the last panel is partial
     private static final int K = 384;
 
-    @Test
-    void ordinaryAndHugeInputRowsBothMatchTheReference() {
+    @ParameterizedTest(name = "widened in blocks: {0}")
+    @ValueSource(booleans = {false, true})
+    void ordinaryAndHugeInputRowsBothMatchTheReference(boolean blocks) {
         HostTensor w = TestWeights.random(DType.F16, N, K, 7);
         GemvPanelsF16 panels = GemvPanelsF16.of(w);
         int m = 3;
@@ -28,7 +31,7 @@ class GemvPanelsF16Test {
         }
         a[K + 5] = 70000f; // row 1 cannot be prescaled (70000 × 2¹¹² would overflow)
         float[] c = new float[m * N];
-        panels.run(a, 0, K, m, c, 0, N, KernelEpilogue.NONE);
+        panels.run(a, 0, K, m, c, 0, N, KernelEpilogue.NONE, blocks);
         for (int i = 0; i < m; i++) {
             for (int o = 0; o < N; o++) {
                 double ref = 0;

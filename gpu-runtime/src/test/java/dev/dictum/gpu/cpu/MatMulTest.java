@@ -102,6 +102,21 @@ class MatMulTest {
         check(t, m, k, n, 7L * m + k + 13L * n, false);
     }
 
+    @Test
+    void depthBlocksAreFewAndEven() {
+        for (int k = 1; k <= 6000; k++) {
+            int kc = Gemm.depthBlock(k);
+            int blocks = (k + kc - 1) / kc;
+            int last = k - (blocks - 1) * kc;
+            assertThat(kc <= Gemm.KC && (kc % 32 == 0 || kc >= k)).as("k=%d: kc=%d", k, kc).isTrue();
+            assertThat(blocks).as("k=%d: the fewest blocks", k).isEqualTo((k + Gemm.KC - 1) / Gemm.KC);
+            assertThat(last).as("k=%d: the last block after blocks of %d", k, kc).isGreaterThanOrEqualTo(kc - 32 * blocks);
+        }
+        assertThat(Gemm.depthBlock(384)).isEqualTo(384);
+        assertThat(Gemm.depthBlock(768)).isEqualTo(384);
+        assertThat(Gemm.depthBlock(1280)).isEqualTo(448);
+    }
+
     @ParameterizedTest(name = "M={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {1, 5, 23, 300})
     void geluAndResidualEpilogues(int m) {
