@@ -1,0 +1,44 @@
+package dev.dictum.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dictum.kernels.PortableAttentionEmulatorTest.Result;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * gemm_f16 and conv1d_gelu_f16 as every AMD target builds them (gemm_tile_portable_8x8.cuh, issue 22
+ * item 2) on the CPU, no GPU needed: src/test/emu/gemm_portable_emu.cpp includes gemm.cu and
+ * conv1d_gelu.cu with the portable body selected (-DDG_GEMM_PORTABLE, as the test-only module
+ * gemm_portable is built), launches them on GpuBackend's 128 × 128 grid and compares with float64:
+ * partial tiles, odd k and n, misaligned x, every epilogue, the convolutions' im2col. Run at wave32
+ * (gfx10's HIP default) and wave64: the body uses no wave-wide operation, so both must pass.
+ */
+class PortableGemmEmulatorTest {
+    private static final Path EMU = Path.of("src/test/emu");
+    private static final Path KERNELS = Path.of("src/kernels");
+
+    @Test
+    void thePortableGemmBodyMatchesFloat64AtWave32AndWave64() throws Exception {
+        String cxx = PortableAttentionEmulatorTest.compiler();
+        assumeTrue(cxx != null, "skipped: no g++ with C++20 <barrier> (the emulated kernel needs it)");
+        Path cudaInclude = Path.of(System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda"), "include");
+        assumeTrue(Files.exists(cudaInclude.resolve("cuda_fp16.h")),
+                "skipped: no CUDA headers at " + cudaInclude + " (the emulation takes __half from them)");
+        Path out = Files.createDirectories(Path.of("target/emu"));
+        Path exe = out.resolve("gemm_portable_emu");
+        Result build = PortableAttentionEmulatorTest.run(List.of(cxx, "-std=c++20", "-O2", "-w", "-DDG_EMU_MMA",
+                "-I" + cudaInclude, "-I" + EMU, "-I" + KERNELS, "-o", exe.toString(),
+                EMU.resolve("gemm_portable_emu.cpp").toString(), "-lpthread"));
+        assertThat(build.exit()).as("build:\n" + build.output()).isZero();
+        for (String wave : List.of("32", "64")) {
+            Result r = PortableAttentionEmulatorTest.run(List.of(exe.toAbsolutePath().toString(), wave));
+            assertThat(r.output()).as("wave" + wave).contains("wave" + wave + "\n").contains("0 failed")
+                    .doesNotContain("FAIL");
+            assertThat(r.exit()).as("wave" + wave + ":\n" + r.output()).isZero();
+        }
+    }
+}
