@@ -29,6 +29,13 @@
 #define DG_P8_TILE 128
 #define DG_P8_BK 16
 #define DG_P8_LD (DG_P8_TILE + 4)
+// Whether step kk + 1's fragments are read during step kk's FMAs. Not on gfx11, where LLVM 15 holds
+// the body to 128 VGPRs (8 waves per SIMD) and the 16 registers more spill.
+#if defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__)
+#define DG_P8_AHEAD 0
+#else
+#define DG_P8_AHEAD 1
+#endif
 #ifndef DG_EMU_POISON_SHARED
 #define DG_EMU_POISON_SHARED(array)
 #endif
@@ -162,15 +169,21 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
         if (more) {
             load((s + 1) * DG_P8_BK); // in flight during this slice's FMAs
         }
-        // The fragments of step kk + 1 are read while step kk's 64 FMAs run (16 more registers); the
-        // loop unrolled by 8, not 16: fully unrolled, LLVM hoists all 64 LDS reads of the slice and
-        // spills (256 VGPRs, 424 bytes of scratch on gfx1010).
+        // The fragments of step kk + 1 are read while step kk's 64 FMAs run (16 more registers; not
+        // on gfx11: DG_P8_AHEAD); the loop unrolled by 8, not 16: fully unrolled, LLVM hoists all 64
+        // LDS reads of the slice and spills (256 VGPRs, 424 bytes of scratch on gfx1010).
         float4 a0, a1, b0, b1;
-        frag(buf, 0, a0, a1, b0, b1);
+        if (DG_P8_AHEAD) {
+            frag(buf, 0, a0, a1, b0, b1);
+        }
 #pragma unroll 8
         for (int kk = 0; kk < DG_P8_BK; kk++) {
             float4 na0, na1, nb0, nb1;
-            frag(buf, kk + 1, na0, na1, nb0, nb1);
+            if (DG_P8_AHEAD) {
+                frag(buf, kk + 1, na0, na1, nb0, nb1);
+            } else {
+                frag(buf, kk, a0, a1, b0, b1);
+            }
             const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
             const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
@@ -180,10 +193,12 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
                     acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
                 }
             }
-            a0 = na0;
-            a1 = na1;
-            b0 = nb0;
-            b1 = nb1;
+            if (DG_P8_AHEAD) {
+                a0 = na0;
+                a1 = na1;
+                b0 = nb0;
+                b1 = nb1;
+            }
         }
         if (more) {
             store(buf ^ 1); // its last readers finished before the previous barrier

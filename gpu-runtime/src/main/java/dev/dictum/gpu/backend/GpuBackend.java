@@ -271,7 +271,8 @@ public final class GpuBackend implements Backend {
             long hi = splitHilo(buf(x).at(xOffset), (long) rows * k);
             gemmHilo(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
         } else {
-            kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
+            int t = gemmTile(kernels.module(gemmModule).image());
+            kernel(gemmModule, "gemm_f16").launch(stream, ceil(n, t), ceil(rows, t), 1, BLOCK, 0, a);
         }
     }
 
@@ -457,7 +458,7 @@ public final class GpuBackend implements Backend {
 
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link #wideTile}). */
     private boolean hiloFits(int rows, Weight w) {
-        return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
+        return gemmModule.equals("gemm") && w.cols() % 8 == 0 && weight(w).address() % 16 == 0
                 && wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), Math.toIntExact(w.cols()),
                         device.props().multiprocessors());
     }
@@ -643,7 +644,8 @@ public final class GpuBackend implements Backend {
         int outFrames = (inFrames + 2 - 3) / stride + 1;
         checkRange(buf(in), 0, (long) inChannels * inFrames);
         checkRange(buf(out), 0, (long) outChannels * outFrames);
-        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, 64), ceil(outFrames, 64), 1,
+        int t = gemmTile(kernels.module("conv1d_gelu").image());
+        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, t), ceil(outFrames, t), 1,
                 BLOCK, 0, new KernelArgs().ptr(buf(in).at(0)).i32(channelMajor ? 1 : 0).i32(inChannels)
                         .i32(inFrames).ptr(weight(w).address()).ptr(weight(bias).address()).i32(stride)
                         .ptr(buf(out).at(0)).i32(outChannels).i32(outFrames));
@@ -886,6 +888,29 @@ public final class GpuBackend implements Backend {
         } finally {
             attentionModule = was;
         }
+    }
+
+    /** The module gemm_f16 comes from: "gemm", or in tests "gemm_portable" (as attentionModule). */
+    private String gemmModule = "gemm";
+
+    /** Runs {@code body} with gemm_f16 from {@code module} and no hilo entry (tests only). */
+    synchronized void withGemmModule(String module, Runnable body) {
+        String was = gemmModule;
+        gemmModule = module;
+        try {
+            body.run();
+        } finally {
+            gemmModule = was;
+        }
+    }
+
+    /**
+     * The tile side of gemm_f16 and conv1d_gelu_f16 in {@code image} (DG_GEMM_F16_TILE, ABI.md): 128 for
+     * the portable body (gemm_tile_portable_8x8.cuh: every AMD code object, the test-only modules
+     * gemm_portable and conv1d_gelu_portable), 64 for the NVIDIA bodies.
+     */
+    static int gemmTile(String image) {
+        return image.endsWith(".hsaco") || image.contains("_portable.") ? 128 : 64;
     }
 
     /**
