@@ -8,13 +8,14 @@
 //   for 64 FMAs: 1 byte of LDS per FMA, half the LDS rate (the 64 x 64 tile's 4 x 4 read 2, exactly
 //   the rate, so LDS capped it).
 // - The lane's 8 rows are two groups of 4, 64 apart (rows 4 ty .. + 3 and 64 + 4 ty .. + 3), and
-//   likewise its columns: the 16 lanes of one ty read 16 consecutive float4s (256 contiguous bytes,
-//   no bank conflict), the lanes of one tx the same float4 (a broadcast).
+//   likewise its columns (tx): the 16 lanes of one ty read 16 consecutive float4s of w's slice (256
+//   contiguous bytes, no bank conflict) and one float4 of A's (a broadcast).
 // - Both operands are stored k-major as f32 (w widened from f16 while staging, once per element,
 //   not per FMA), rows padded by 4 floats (float4 alignment kept).
 // - The next slice's global loads (A: two 16-byte loads per lane, w: one) are issued before this
 //   slice's FMAs and stored into the other buffer after them.
-// - 64 accumulators + 16 operands + 12 staging registers: no spill on gfx1010 (Gfx1010MetadataTest).
+// - 64 accumulators, 32 operands (this k-step's and the next one's), 16 staging registers: 132 VGPRs
+//   and no scratch on gfx1010, 6 waves per SIMD (Gfx1010MetadataTest).
 // Edges: rows, columns and k past the matrix read as zeros and outputs past it are not written; the
 // 16-byte paths only where the loader says rows are 16-byte aligned (LoadA::vec4), w's rows are
 // (k % 8 == 0, w aligned) and out's are (n % 4 == 0, out aligned).

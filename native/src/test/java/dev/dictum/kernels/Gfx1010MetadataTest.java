@@ -124,7 +124,7 @@ class Gfx1010MetadataTest {
             long lds = AmdgpuMetadata.number(kd, ".group_segment_fixed_size");
             long vgprs = AmdgpuMetadata.number(kd, ".vgpr_count");
             assertThat(lds).as(mk[1] + " LDS").isEqualTo(2L * 2 * 17 * 132 * 4);
-            assertThat(vgprs).as(mk[1] + " VGPRs (64 accumulators, 32 operands, 12 staging)").isBetween(108L, 144L);
+            assertThat(vgprs).as(mk[1] + " VGPRs (64 accumulators, 32 operands, 16 staging)").isBetween(108L, 144L);
             assertThat(Rdna1Occupancy.wavesPerSimd(vgprs, lds, 256)).as(mk[1] + " waves per SIMD")
                     .isGreaterThanOrEqualTo(6);
         }

@@ -62,6 +62,24 @@ class PortableAttentionEmulatorTest {
         return new Result(p.exitValue(), text);
     }
 
+    /**
+     * Builds src/test/emu/{@code source} with g++, CUDA's headers (the emulation takes __half from them)
+     * and -DDG_EMU_MMA into target/emu/{@code exe}, asserting that it compiles; skips the calling test
+     * where g++ lacks C++20's {@code <barrier>} or the headers are missing.
+     */
+    static Path buildWithCudaHeaders(String source, String exe) throws IOException, InterruptedException {
+        String cxx = compiler();
+        assumeTrue(cxx != null, "skipped: no g++ with C++20 <barrier> (the emulated kernel needs it)");
+        Path cudaInclude = Path.of(System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda"), "include");
+        assumeTrue(Files.exists(cudaInclude.resolve("cuda_fp16.h")),
+                "skipped: no CUDA headers at " + cudaInclude + " (the emulation takes __half from them)");
+        Path out = Files.createDirectories(Path.of("target/emu")).resolve(exe);
+        Result build = run(List.of(cxx, "-std=c++20", "-O2", "-w", "-DDG_EMU_MMA", "-I" + cudaInclude, "-I" + EMU,
+                "-I" + KERNELS, "-o", out.toString(), EMU.resolve(source).toString(), "-lpthread"));
+        assertThat(build.exit()).as(source + " build:\n" + build.output()).isZero();
+        return out.toAbsolutePath();
+    }
+
     /** g++ if it compiles a C++20 {@code <barrier>}, else null. */
     static String compiler() throws InterruptedException {
         try {

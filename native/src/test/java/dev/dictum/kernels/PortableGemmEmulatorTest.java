@@ -1,10 +1,8 @@
 package dev.dictum.kernels;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.kernels.PortableAttentionEmulatorTest.Result;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,24 +16,11 @@ import org.junit.jupiter.api.Test;
  * (gfx10's HIP default) and wave64: the body uses no wave-wide operation, so both must pass.
  */
 class PortableGemmEmulatorTest {
-    private static final Path EMU = Path.of("src/test/emu");
-    private static final Path KERNELS = Path.of("src/kernels");
-
     @Test
     void thePortableGemmBodyMatchesFloat64AtWave32AndWave64() throws Exception {
-        String cxx = PortableAttentionEmulatorTest.compiler();
-        assumeTrue(cxx != null, "skipped: no g++ with C++20 <barrier> (the emulated kernel needs it)");
-        Path cudaInclude = Path.of(System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda"), "include");
-        assumeTrue(Files.exists(cudaInclude.resolve("cuda_fp16.h")),
-                "skipped: no CUDA headers at " + cudaInclude + " (the emulation takes __half from them)");
-        Path out = Files.createDirectories(Path.of("target/emu"));
-        Path exe = out.resolve("gemm_portable_emu");
-        Result build = PortableAttentionEmulatorTest.run(List.of(cxx, "-std=c++20", "-O2", "-w", "-DDG_EMU_MMA",
-                "-I" + cudaInclude, "-I" + EMU, "-I" + KERNELS, "-o", exe.toString(),
-                EMU.resolve("gemm_portable_emu.cpp").toString(), "-lpthread"));
-        assertThat(build.exit()).as("build:\n" + build.output()).isZero();
+        Path exe = PortableAttentionEmulatorTest.buildWithCudaHeaders("gemm_portable_emu.cpp", "gemm_portable_emu");
         for (String wave : List.of("32", "64")) {
-            Result r = PortableAttentionEmulatorTest.run(List.of(exe.toAbsolutePath().toString(), wave));
+            Result r = PortableAttentionEmulatorTest.run(List.of(exe.toString(), wave));
             assertThat(r.output()).as("wave" + wave).contains("wave" + wave + "\n").contains("0 failed")
                     .doesNotContain("FAIL");
             assertThat(r.exit()).as("wave" + wave + ":\n" + r.output()).isZero();
