@@ -26,7 +26,7 @@ PTX_ARCH=compute_75
 # shipped PTX stays compute_75 with the sm_75 bodies for any GPU without a cubin.
 CUBIN_PTX_ARCH=compute_80
 # module:macro — the module's portable body, built for NVIDIA too as <module>_portable (tests only)
-TEST_MODULES=(attention:DG_ATTENTION_PORTABLE)
+TEST_MODULES=(attention:DG_ATTENTION_PORTABLE gemm:DG_GEMM_PORTABLE conv1d_gelu:DG_GEMM_PORTABLE)
 SM_TARGETS=(sm_80 sm_86 sm_89 sm_90)
 JOBS="${DICTUM_KERNEL_JOBS:-$(nproc)}"
 

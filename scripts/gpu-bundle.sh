@@ -69,10 +69,11 @@ rm -rf "$rt"
 # The stand-in loads PTX where Dictum hands it a gfx1010 code object: the PTX from the jar.
 mkdir -p "$out/kernels"
 (cd "$out/kernels" && unzip -q -o ../lib/dictum-native-*.jar 'dev/dictum/kernels/ptx/*' && mv dev/dictum/kernels/ptx . && rm -rf dev)
-# Where a module's AMD body is portable (manifest "testModules": attention), the stand-in gets that
-# body's PTX under the module's name, so the HIP runs execute the code a real AMD card would run,
-# not the NVIDIA tensor-core body (both define the same kernels; one PTX per module keeps the
-# stand-in's choice unambiguous).
+# Where a module's AMD body is portable (manifest "testModules": attention, gemm, conv1d_gelu), the
+# stand-in gets that body's PTX under the module's name, so the HIP runs execute the code a real AMD
+# card would run, not the NVIDIA tensor-core body (both define the same kernels; one PTX per module
+# keeps the stand-in's choice unambiguous). GpuBackend launches gemm_f16 and conv1d_gelu_f16 on the
+# portable body's 128 x 128 grid wherever it loads a .hsaco, as the stand-in's HIP runs do.
 for p in "$out"/kernels/ptx/*_portable.ptx; do
   [ -e "$p" ] && mv "$p" "${p%_portable.ptx}.ptx"
 done

@@ -95,7 +95,7 @@ extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS, 2) bench_pipe_64_k
 
 typedef void (*HiloFn)(const __half*, const __half*, const __half*, const __half*, float*, int, int, int, int);
 
-// One GEMM launch as the backend makes it. kind: 0 gemm_f16 on f32 x (64 tile); 1 split + hilo GEMM;
+// One GEMM launch as the backend makes it. kind: 0 gemm_f16 on f32 x (its DG_GEMM_F16_TILE); 1 split + hilo GEMM;
 // 2 the hilo GEMM alone (planes made once, outside the timing).
 struct GemmVariant {
     const char* name;
@@ -107,7 +107,9 @@ struct GemmVariant {
 };
 
 static const GemmVariant gemm_variants[] = {
-    {"gemm_f16 (64 tile)", 0, nullptr, 64, 64, 0},
+    // -DDG_GEMM_PORTABLE: gemm_f16 is the portable (AMD) body, gemm_tile_portable_8x8.cuh, on its 128 grid
+    {DG_GEMM_F16_TILE == 64 ? "gemm_f16 (64 tile)" : "gemm_f16 (portable 128)", 0, nullptr, DG_GEMM_F16_TILE,
+     DG_GEMM_F16_TILE, 0},
     {"split + hilo", 1, gemm_f16_hilo, 128, 128, 0},
     {"hilo alone", 2, gemm_f16_hilo, 128, 128, 0},
     {"split + hilo_2blk", 1, gemm_f16_hilo_2blk, 128, 128, 0},

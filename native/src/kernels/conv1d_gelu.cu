@@ -2,7 +2,7 @@
 // GEMM of the implicit im2col matrix [outFrames, inChannels * 3] (column c * 3 + tap holds
 // in(c, t * stride + tap - 1), zero outside the frames) with w [out, in, 3] read as [out, in * 3],
 // exactly as CpuConv. The im2col matrix is never stored: the tile loader computes each element.
-#include "gemm_tile.cuh"
+#include "gemm_tile_portable_8x8.cuh"
 
 struct DgIm2colA {
     const float* in;
@@ -27,6 +27,6 @@ struct DgIm2colA {
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) conv1d_gelu_f16(
         const float* in, int channelMajor, int inChannels, int inFrames, const __half* w, const __half* bias,
         int stride, float* out, int outChannels, int outFrames) {
-    dg_gemm_tile<64>(DgIm2colA{in, channelMajor, inChannels, inFrames, stride}, w, bias, out, outFrames, outChannels,
-                 inChannels * 3, DG_EPI_GELU);
+    dg_gemm_f16_tile(DgIm2colA{in, channelMajor, inChannels, inFrames, stride}, w, bias, out, outFrames, outChannels,
+                     inChannels * 3, DG_EPI_GELU); // grid as gemm_f16's
 }

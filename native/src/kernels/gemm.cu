@@ -4,6 +4,7 @@
 #include "gemm_hilo.cuh"
 #include "gemm_hilo_pipe.cuh"
 #include "gemm_tile.cuh"
+#include "gemm_tile_portable_8x8.cuh"
 
 struct DgRowMajorA {
     const float* x;
@@ -14,11 +15,11 @@ struct DgRowMajorA {
     __device__ float4 load4(int r, int i) const { return *reinterpret_cast<const float4*>(x + (long long) r * k + i); }
 };
 
-// Grid (ceil(n / 64), ceil(rows / 64)).
+// Grid (ceil(n / DG_GEMM_F16_TILE), ceil(rows / DG_GEMM_F16_TILE)): 64 on NVIDIA, 128 on AMD.
 extern "C" __global__ void __launch_bounds__(DG_GEMM_THREADS) gemm_f16(const float* x, const __half* w,
                                                                        const __half* bias, float* out, int rows,
                                                                        int n, int k, int epilogue) {
-    dg_gemm_tile<64>(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
+    dg_gemm_f16_tile(DgRowMajorA{x, k}, w, bias, out, rows, n, k, epilogue);
 }
 
 // Two halves as one 32-bit word, a in the low half (its lower address).

@@ -109,6 +109,27 @@ class Gfx1010MetadataTest {
                 .isGreaterThanOrEqualTo(6);
     }
 
+    /**
+     * Issue 22 item 2: gemm_f16 and conv1d_gelu_f16 on gfx1010 are the portable 128 × 128 body
+     * (gemm_tile_portable_8x8.cuh: 8 × 8 outputs per lane, 1 byte of LDS per FMA): its two LDS buffers of
+     * x and w, each 17 rows (16-wide slice and the row read ahead) of 132 floats, no scratch (the HOT
+     * check) and at least 6 waves per SIMD (LDS allows 6: three 35 KiB blocks per WGP; the VGPRs 7).
+     * scripts/gfx1010_paper_model.py takes its GEMM efficiency from these figures.
+     */
+    @Test
+    void theGemmBodyIsThe128TileAtSixWavesPerSimd() {
+        for (String[] mk : new String[][] {{"gemm", "gemm_f16"}, {"conv1d_gelu", "conv1d_gelu_f16"}}) {
+            String path = "gfx1010/" + mk[0] + ".hsaco";
+            Map<String, Object> kd = AmdgpuMetadata.of(new ElfImage(path, KernelResources.bytes(path))).kernel(mk[1]);
+            long lds = AmdgpuMetadata.number(kd, ".group_segment_fixed_size");
+            long vgprs = AmdgpuMetadata.number(kd, ".vgpr_count");
+            assertThat(lds).as(mk[1] + " LDS").isEqualTo(2L * 2 * 17 * 132 * 4);
+            assertThat(vgprs).as(mk[1] + " VGPRs (64 accumulators, 32 operands, 16 staging)").isBetween(108L, 144L);
+            assertThat(Rdna1Occupancy.wavesPerSimd(vgprs, lds, 256)).as(mk[1] + " waves per SIMD")
+                    .isGreaterThanOrEqualTo(6);
+        }
+    }
+
     @Test
     void writesTheResourceTable() throws IOException {
         StringBuilder t = new StringBuilder();

@@ -157,22 +157,42 @@ class KernelBuildTest {
     }
 
     /**
-     * The test-only modules (manifest "testModules"): the portable attention body, built for NVIDIA so
-     * that GpuOpsTest's "cuda-portable" cases run the AMD body's code on a CUDA device. It must be the
-     * f32 body (no tensor-core mma), with every kernel of its source, for the PTX and every cubin target.
+     * The test-only modules (manifest "testModules"): the portable attention and GEMM bodies (gemm_f16
+     * and conv1d_gelu_f16 share the GEMM's), built for NVIDIA so that GpuOpsTest's "cuda-portable" cases
+     * and the bundle's HIP stand-in run the AMD bodies' code on a CUDA device. Each must be the f32
+     * body (no tensor-core mma in its kernel), with every kernel of its source, for the PTX and every
+     * cubin target.
      */
     @Test
-    void thePortableAttentionBodyIsBuiltForNvidiaToo() {
-        assertThat(res.manifest.get("testModules")).hasSize(1);
-        var tm = res.manifest.get("testModules").get(0);
-        assertThat(tm.get("name").asText()).isEqualTo("attention_portable");
-        assertThat(tm.get("define").asText()).isEqualTo("DG_ATTENTION_PORTABLE");
-        assertThat(tm.get("kernels").get(0).asText()).isEqualTo("attention_f32");
-        String ptx = new String(KernelResources.bytes("ptx/attention_portable.ptx"), StandardCharsets.US_ASCII);
-        assertThat(ptx).contains(".entry attention_f32(").doesNotContain("mma.sync").contains("shfl.sync.bfly");
-        for (String t : res.strings("cudaTargets")) {
-            assertThat(KernelResources.bytes(t + "/attention_portable.cubin")).as(t).isNotEmpty();
+    void thePortableBodiesAreBuiltForNvidiaToo() {
+        var tms = res.manifest.get("testModules");
+        assertThat(tms).hasSize(3);
+        String[][] want = {{"attention_portable", "DG_ATTENTION_PORTABLE", "attention_f32"},
+            {"gemm_portable", "DG_GEMM_PORTABLE", "gemm_f16"},
+            {"conv1d_gelu_portable", "DG_GEMM_PORTABLE", "conv1d_gelu_f16"}};
+        for (int i = 0; i < want.length; i++) {
+            var tm = tms.get(i);
+            String name = want[i][0];
+            assertThat(tm.get("name").asText()).isEqualTo(name);
+            assertThat(tm.get("define").asText()).isEqualTo(want[i][1]);
+            assertThat(tm.get("kernels").get(0).asText()).isEqualTo(want[i][2]);
+            String ptx = new String(KernelResources.bytes("ptx/" + name + ".ptx"), StandardCharsets.US_ASCII);
+            String entry = entryText(ptx, want[i][2]);
+            assertThat(entry).as(name).contains("fma.rn.f32").doesNotContain("mma.sync");
+            for (String t : res.strings("cudaTargets")) {
+                assertThat(KernelResources.bytes(t + "/" + name + ".cubin")).as(t).isNotEmpty();
+            }
         }
+        String attention = new String(KernelResources.bytes("ptx/attention_portable.ptx"), StandardCharsets.US_ASCII);
+        assertThat(entryText(attention, "attention_f32")).contains("shfl.sync.bfly");
+    }
+
+    /** The PTX of one entry: from its {@code .entry} line to the next entry (or the end). */
+    private static String entryText(String ptx, String kernel) {
+        int from = ptx.indexOf(".entry " + kernel + "(");
+        assertThat(from).as(kernel + " in the PTX").isNotNegative();
+        int to = ptx.indexOf(".entry ", from + 1);
+        return ptx.substring(from, to < 0 ? ptx.length() : to);
     }
 
     /** A kernel with a body per vendor ({@code #if}) is declared with one parameter list in both. */

@@ -48,19 +48,30 @@ final class KernelEmulator {
      */
     static void buildAndCheck(String label, String cxx, List<String> flags, String source, String exe,
             String... args) throws IOException, InterruptedException {
-        Path out = Files.createDirectories(Path.of("target/emu"));
-        Path binary = out.resolve(exe);
+        check(label, build(label, cxx, flags, source, exe), args);
+    }
+
+    /** Compiles {@code source} (in src/test/emu) with {@code flags} into target/emu/{@code exe}. */
+    static Path build(String label, String cxx, List<String> flags, String source, String exe)
+            throws IOException, InterruptedException {
+        Path binary = Files.createDirectories(Path.of("target/emu")).resolve(exe);
         List<String> cmd = new ArrayList<>(List.of(cxx, "-std=c++20", "-O2", "-w"));
         cmd.addAll(flags);
         cmd.addAll(List.of("-I" + EMU, "-I" + KERNELS, "-o", binary.toString(), EMU.resolve(source).toString(),
                 "-lpthread"));
         Result build = run(cmd);
         assertThat(build.exit()).as(label + " build:\n" + build.output()).isZero();
-        List<String> go = new ArrayList<>(List.of(binary.toAbsolutePath().toString()));
+        return binary.toAbsolutePath();
+    }
+
+    /** Runs a built emulation with {@code args}: "0 failed", no "FAIL", exit status 0; returns its output. */
+    static String check(String label, Path binary, String... args) throws IOException, InterruptedException {
+        List<String> go = new ArrayList<>(List.of(binary.toString()));
         go.addAll(List.of(args));
         Result r = run(go);
         assertThat(r.output()).as(label).contains("0 failed").doesNotContain("FAIL");
         assertThat(r.exit()).as(label + ":\n" + r.output()).isZero();
+        return r.output();
     }
 
     static Result run(List<String> cmd) throws IOException, InterruptedException {

@@ -20,6 +20,7 @@ import static dev.dictum.gpu.backend.LaunchGeometry.attentionQueriesPerBlock;
 import static dev.dictum.gpu.backend.LaunchGeometry.attentionShared;
 import static dev.dictum.gpu.backend.LaunchGeometry.ceil;
 import static dev.dictum.gpu.backend.LaunchGeometry.crossChunks;
+import static dev.dictum.gpu.backend.LaunchGeometry.gemmTile;
 import static dev.dictum.gpu.backend.LaunchGeometry.gemvGrid;
 import static dev.dictum.gpu.backend.LaunchGeometry.layerNormGrid;
 import static dev.dictum.gpu.backend.LaunchGeometry.lnShared;
@@ -164,12 +165,13 @@ public final class GpuBackend implements Backend {
         } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
             kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
-        } else if (hilo.fits(rows, w)) {
+        } else if (gemmModule.equals("gemm") && hilo.fits(rows, w)) {
             // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
             long hi = hilo.split(buf(x).at(xOffset), (long) rows * k);
             hilo.multiply(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
         } else {
-            kernel("gemm", "gemm_f16").launch(stream, ceil(n, 64), ceil(rows, 64), 1, BLOCK, 0, a);
+            int t = gemmTile(kernels.module(gemmModule).image());
+            kernel(gemmModule, "gemm_f16").launch(stream, ceil(n, t), ceil(rows, t), 1, BLOCK, 0, a);
         }
     }
 
@@ -205,7 +207,7 @@ public final class GpuBackend implements Backend {
         }
         boolean split = same && rows > GEMV_MAX_ROWS;
         for (Projection p : ps) {
-            split &= hilo.fits(rows, p.w());
+            split &= gemmModule.equals("gemm") && hilo.fits(rows, p.w());
         }
         if (!split) {
             Backend.super.project(x, rows, ps);
@@ -334,7 +336,8 @@ public final class GpuBackend implements Backend {
         int outFrames = (inFrames + 2 - 3) / stride + 1;
         checkRange(buf(in), 0, (long) inChannels * inFrames);
         checkRange(buf(out), 0, (long) outChannels * outFrames);
-        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, 64), ceil(outFrames, 64), 1,
+        int t = gemmTile(kernels.module("conv1d_gelu").image());
+        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, t), ceil(outFrames, t), 1,
                 BLOCK, 0, new KernelArgs().ptr(buf(in).at(0)).i32(channelMajor ? 1 : 0).i32(inChannels)
                         .i32(inFrames).ptr(weight(w).address()).ptr(weight(bias).address()).i32(stride)
                         .ptr(buf(out).at(0)).i32(outChannels).i32(outFrames));
@@ -540,6 +543,20 @@ public final class GpuBackend implements Backend {
      * body built for NVIDIA, so that the op tests check it on a CUDA device; manifest "testModules").
      */
     private String attentionModule = "attention";
+
+    /** The module gemm_f16 comes from: "gemm", or in tests "gemm_portable" (as attentionModule). */
+    private String gemmModule = "gemm";
+
+    /** Runs {@code body} with gemm_f16 from {@code module} and no hilo entry (tests only). */
+    synchronized void withGemmModule(String module, Runnable body) {
+        String was = gemmModule;
+        gemmModule = module;
+        try {
+            body.run();
+        } finally {
+            gemmModule = was;
+        }
+    }
 
     /** Runs {@code body} with attention from {@code module} (tests only; the runtime never switches). */
     synchronized void withAttentionModule(String module, Runnable body) {

@@ -79,6 +79,15 @@ final class LaunchGeometry {
     static final int ATTENTION_BLOCK = 128;
 
     /**
+     * The tile side of gemm_f16 and conv1d_gelu_f16 in {@code image} (DG_GEMM_F16_TILE, ABI.md): 128 for
+     * the portable body (gemm_tile_portable_8x8.cuh: every AMD code object, the test-only modules
+     * gemm_portable and conv1d_gelu_portable), 64 for the NVIDIA bodies.
+     */
+    static int gemmTile(String image) {
+        return image.endsWith(".hsaco") || image.contains("_portable.") ? 128 : 64;
+    }
+
+    /**
      * Queries per block of attention_f32 (ABI.md): the NVIDIA body takes 64 at head sizes up to 64 (its
      * sm_80+ path stages each K/V tile once for 64 queries; any grid is correct for it, as it divides
      * the queries by gridDim.x), the portable body (AMD, the HIP stand-in, attention_portable) exactly 32.

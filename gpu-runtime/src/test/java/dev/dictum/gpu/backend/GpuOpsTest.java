@@ -64,13 +64,23 @@ class GpuOpsTest {
                 out.add(Arguments.of(api, t, 13, 37, 96, 3));
             }
         }
+        // "cuda-portable": gemm_f16's portable (AMD) body on the CUDA device, the test-only module
+        // gemm_portable (as attention_portable; the HIP stand-in runs it too), at every shape above with
+        // more rows than the GEMV takes: the encoders' and odd sizes, aligned and at an offset.
+        int[][] portable = {{1500, 384, 384, 3}, {1500, 1536, 384, 3}, {1500, 1280, 1280, 0}, {1500, 5120, 1280, 0},
+            {1500, 1280, 5120, 0}, {1501, 1282, 1284, 0}, {1333, 2050, 72, 0}, {130, 70, 40, 0}, {9, 65, 96, 3},
+            {67, 129, 64, 3}, {200, 51866, 80, 0}};
+        for (int[] s : portable) {
+            out.add(Arguments.of("cuda-portable", DType.F16, s[0], s[1], s[2], s[3]));
+        }
         return out.stream();
     }
 
     @ParameterizedTest(name = "{0} {1} rows={2} n={3} k={4} offset={5}")
     @MethodSource("linearCases")
     void linear(String api, DType type, int rows, int n, int k, int offset) {
-        GpuBackend gpu = Gpus.backend(api);
+        boolean portable = api.equals("cuda-portable");
+        GpuBackend gpu = portable ? Gpus.portableAttentionBackend() : Gpus.backend(api);
         HostTensor w = TestWeights.random(type, n, k, nextSeed());
         HostTensor bias = Gpus.f16Vector("bias", n, nextSeed());
         float[] x = TestWeights.activations(rows * k, nextSeed());
@@ -98,7 +108,12 @@ class GpuOpsTest {
                     if (e == Epilogue.ADD) {
                         gpu.upload(initial, 0, go, offset, initial.length);
                     }
-                    gpu.linear(gx, offset, rows, gw, withBias ? gb : null, go, offset, e);
+                    Runnable run = () -> gpu.linear(gx, offset, rows, gw, withBias ? gb : null, go, offset, e);
+                    if (portable) {
+                        gpu.withGemmModule("gemm_portable", run);
+                    } else {
+                        run.run();
+                    }
                     float[] all = read(gpu, go, offset + want.length);
                     if (offset > 0) {
                         assertThat(all[0]).as("before the output offset").isNaN();

@@ -40,7 +40,7 @@ public final class Gpus {
     }
 
     /**
-     * A CUDA backend of its own for the test-only module attention_portable (GpuOpsTest's
+     * A CUDA backend of its own for the test-only modules attention_portable and gemm_portable (GpuOpsTest's
      * "cuda-portable"), so that the shared "cuda" backend never loads it (GpuRuntimeTest counts the
      * shared backend's modules).
      */
