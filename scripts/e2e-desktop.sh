@@ -43,6 +43,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
+source scripts/lib/desktop-harness.sh # harness_open_to_others
 
 model="$repo/testdata/models/toy-en/ggml-toy-en.bin"
 insert=paste
@@ -454,6 +455,10 @@ if [ "$noleak" = 1 ]; then
   [ "$got" = "$expected_window" ] || fail "after stop-and-Enter and paste-last, expected [$expected_window], the window holds [$got]"
   log "no leak: stop-and-Enter gave one newline after the text, paste-last the text again, nothing else reached the window"
 fi
+# ---- owner-only: nothing the app wrote in this run may be open to other users (issue 23 item 6)
+open_files="$(harness_open_to_others "$XDG_DATA_HOME/dictum" "$XDG_CONFIG_HOME/dictum")"
+[ -z "$open_files" ] || fail "open to group or others after the run: $(echo $open_files)"
+log "owner-only: every file and folder under the data and config folders is owner-only"
 if [ -n "$expected" ]; then
   r2t="$(echo "$result" | sed -n 's/.*release-to-text \([0-9-]*\) ms.*/\1/p')"
   started="$(tail -n +"$((mark + 1))" "$applog" | sed -n 's/.*recording started \([0-9.]*\) ms after.*/\1/p' | head -1)"
