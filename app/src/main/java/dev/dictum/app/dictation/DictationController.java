@@ -140,6 +140,7 @@ public final class DictationController implements AutoCloseable {
             r.markPreRoll();
             recording = r;
         }
+        p.output().prepare(s.insertion()); // the clipboard to restore is read while the user speaks
         LOG.info("recording started");
         partial("");
         publish();
@@ -464,10 +465,7 @@ public final class DictationController implements AutoCloseable {
         }
         publish();
         try {
-            long until = System.nanoTime() + MODIFIER_WAIT_MILLIS * 1_000_000;
-            while (p.keyboard().modifiersHeld() && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
+            p.keyboard().awaitModifiersReleased(MODIFIER_WAIT_MILLIS); // ends on the key-release event
             if (!p.focus().refocus(target)) {
                 LOG.info("the window that had focus at the start is gone; inserting into the focused one");
             }

@@ -48,6 +48,8 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
     private Map<Action, Hotkey> bindings; // guarded by this
     private boolean grabbedForRecording; // guarded by this
     private volatile long lastEditMillis;
+    /** Notified after every key release, for {@link #awaitModifiersReleased}. */
+    private final Object releases = new Object();
     private HotkeyTracker tracker; // guarded by this
     private TriggerModeMachine machine; // guarded by this
     private final NativeKeyListener keys = new NativeKeyListener() {
@@ -135,6 +137,22 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
         return tracker().modifiersHeld();
     }
 
+    /** Ends on the release event of the last modifier (no polling: the paste follows it at once). */
+    @Override
+    public boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+        long until = System.nanoTime() + timeoutMillis * 1_000_000;
+        synchronized (releases) {
+            while (modifiersHeld()) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                releases.wait(Math.max(1, left / 1_000_000));
+            }
+            return true;
+        }
+    }
+
     @Override
     public void close() {
         grabs.close();
@@ -191,6 +209,9 @@ public final class GlobalHotkeys implements KeyboardState, AutoCloseable {
 
     private void released(NativeInputEvent e, Input input) {
         List<Event> fired = tracker().onRelease(input);
+        synchronized (releases) {
+            releases.notifyAll();
+        }
         if (WINDOWS && swallower.onRelease(input)) {
             consume(e);
         }

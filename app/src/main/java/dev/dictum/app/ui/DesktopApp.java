@@ -16,6 +16,7 @@ import dev.dictum.app.hotkey.GlobalHotkeys;
 import dev.dictum.app.sound.CueSound;
 import dev.dictum.app.sound.SoundCues;
 import dev.dictum.app.hotkey.KeyGrabs;
+import dev.dictum.app.insert.ClipboardChanges;
 import dev.dictum.app.insert.ClipboardPaste;
 import dev.dictum.app.insert.RobotKeys;
 import dev.dictum.app.insert.TextInserter;
@@ -29,8 +30,10 @@ import dev.dictum.app.platform.AppLogging;
 import dev.dictum.app.platform.OwnerOnly;
 import dev.dictum.app.platform.PathText;
 import dev.dictum.app.platform.SingleInstance;
+import dev.dictum.app.platform.windows.WindowsClipboardChanges;
 import dev.dictum.app.platform.windows.WindowsFocus;
 import dev.dictum.app.platform.windows.WindowsTyper;
+import dev.dictum.app.platform.x11.X11ClipboardChanges;
 import dev.dictum.app.platform.x11.X11Focus;
 import dev.dictum.app.platform.x11.X11Grabs;
 import dev.dictum.app.platform.x11.X11Typer;
@@ -189,7 +192,8 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
         }
         focus = focusTracker();
-        clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
+        clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
+                clipboardChanges());
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), typer());
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
                 focus, keyboard(), new RecordingsFolder(dirs.recordings()),
@@ -447,6 +451,21 @@ public final class DesktopApp implements AppActions {
         return FocusTracker.NONE;
     }
 
+    /** Whether another program changed the clipboard, so the paste reads it while the user speaks (issue 23). */
+    private static ClipboardChanges clipboardChanges() {
+        try {
+            if (X11Focus.available()) {
+                return X11ClipboardChanges.open();
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsClipboardChanges();
+            }
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            LOG.warn("clipboard watch unavailable (the clipboard is read at the release): {}", e.getMessage());
+        }
+        return ClipboardChanges.UNKNOWN;
+    }
+
     /** A first run (nothing dictated yet): the indicator shows how to dictate, once per run. */
     private void teachOnFirstRun() {
         if (history == null || history.count() > 0 || !taught.compareAndSet(false, true)) {
@@ -472,6 +491,11 @@ public final class DesktopApp implements AppActions {
             @Override
             public long lastEditMillis() {
                 return hotkeys == null ? 0 : hotkeys.lastEditMillis();
+            }
+
+            @Override
+            public boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+                return hotkeys == null || hotkeys.awaitModifiersReleased(timeoutMillis);
             }
         };
     }
