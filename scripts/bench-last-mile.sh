@@ -39,14 +39,14 @@ for c in "${configs[@]}"; do
   if flock /tmp/dictum-desktop.lock scripts/e2e-desktop.sh --no-tray --insert "$insert" --repeat "$runs" --max-r2t 0 \
       "${model[@]}" $extra "${positional[@]}" >"$log" 2>&1; then
     line="$(grep -m1 'e2e: R2T:' "$log" || true)"
-    rows+=("| $name | $runs | $(sed -n 's/.*release-to-text median \([0-9.]*\) ms, p95 \([0-9]*\) ms, max \([0-9]*\) ms.*load \(.*\)$/\1 ms | \2 ms | \3 ms | \4/p' <<<"$line") |")
+    rows+=("| $name | $runs | $(sed -n 's/.*release-to-text median \([0-9.]*\) ms, p95 \([0-9]*\) ms, max \([0-9]*\) ms; hand-off median \([0-9.]*\) ms, p95 \([0-9]*\) ms.*load \(.*\)$/\1 ms | \2 ms | \3 ms | \4 \/ \5 ms | \6/p' <<<"$line") |")
   else
-    rows+=("| $name | $runs | FAILED: $(grep -m1 'FAIL' "$log" | cut -c1-120) | | | |")
+    rows+=("| $name | $runs | FAILED: $(grep -m1 'FAIL' "$log" | cut -c1-120) | | | | |")
   fi
 done
 echo
-echo "| configuration | dictations | release-to-text median | p95 | max | load (1/5/15 min) |"
-echo "|---|---|---|---|---|---|"
+echo "| configuration | dictations | release-to-text median | p95 | max | hand-off (less the engine) median / p95 | load at the end (1/5/15 min) |"
+echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (+ uncommitted changes)'); machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"

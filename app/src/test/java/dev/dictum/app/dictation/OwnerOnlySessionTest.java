@@ -3,11 +3,11 @@ package dev.dictum.app.dictation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import ch.qos.logback.classic.LoggerContext;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.platform.AppDirs;
 import dev.dictum.app.platform.AppLogging;
+import dev.dictum.app.platform.FileLog;
 import dev.dictum.app.platform.SingleInstance;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.SettingsStore;
@@ -92,7 +92,7 @@ class OwnerOnlySessionTest {
             settings.save(Settings.defaults());
             LoggerFactory.getLogger(OwnerOnlySessionTest.class).info("session over");
         } finally {
-            stopFileLog();
+            FileLog.stop();
         }
         List<String> open = new ArrayList<>();
         int seen = 0;
@@ -122,16 +122,5 @@ class OwnerOnlySessionTest {
             Thread.sleep(10);
         }
         assertThat(c.status().state()).isEqualTo(DictationState.IDLE);
-    }
-
-    private static void stopFileLog() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx) {
-            var root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-            var file = root.getAppender("FILE");
-            if (file != null) {
-                root.detachAppender(file);
-                file.stop();
-            }
-        }
     }
 }

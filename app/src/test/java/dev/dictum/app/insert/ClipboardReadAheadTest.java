@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Also the insertion path's benchmark: release → paste keystroke with a fake target.
  */
 class ClipboardReadAheadTest {
-    static final DataFlavor HTML = flavor("text/html;class=java.io.InputStream;charset=UTF-8");
+    static final DataFlavor HTML = ClipboardPasteTest.flavor("text/html;class=java.io.InputStream;charset=UTF-8");
     static final long FORMAT_MILLIS = 40;
 
     final Clipboard clipboard = new Clipboard("test");
@@ -36,7 +36,7 @@ class ClipboardReadAheadTest {
     final KeySender target = new KeySender() {
         @Override
         public void paste(PasteKeystroke k) {
-            targetSaw.add(text(clipboard.getContents(null)));
+            targetSaw.add(ClipboardPasteTest.text(clipboard.getContents(null)));
         }
 
         @Override
@@ -104,7 +104,7 @@ class ClipboardReadAheadTest {
         awaitReads(2);
         paste.copy("left for the user"); // Dictum's own change: the watch does not count it
         paste.paste("dictated", settings, false);
-        assertThat(text(clipboard.getContents(null))).isEqualTo("left for the user");
+        assertThat(ClipboardPasteTest.text(clipboard.getContents(null))).isEqualTo("left for the user");
     }
 
     /**
@@ -143,7 +143,7 @@ class ClipboardReadAheadTest {
 
     private void assertRestored(String text) throws Exception {
         Transferable after = clipboard.getContents(null);
-        assertThat(text(after)).isEqualTo(text);
+        assertThat(ClipboardPasteTest.text(after)).isEqualTo(text);
         assertThat(new String(((InputStream) after.getTransferData(HTML)).readAllBytes(), StandardCharsets.UTF_8))
                 .isEqualTo("<b>" + text + "</b>");
     }
@@ -156,27 +156,11 @@ class ClipboardReadAheadTest {
         assertThat(ownerReads.get()).isGreaterThanOrEqualTo(n);
     }
 
-    private static String text(Transferable t) {
-        try {
-            return (String) t.getTransferData(DataFlavor.stringFlavor);
-        } catch (Exception e) {
-            return "<" + e.getClass().getSimpleName() + ">";
-        }
-    }
-
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static DataFlavor flavor(String mime) {
-        try {
-            return new DataFlavor(mime);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
