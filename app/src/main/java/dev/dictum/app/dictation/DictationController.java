@@ -465,12 +465,17 @@ public final class DictationController implements AutoCloseable {
         }
         publish();
         try {
+            long t0 = System.nanoTime();
             p.keyboard().awaitModifiersReleased(MODIFIER_WAIT_MILLIS); // ends on the key-release event
+            long t1 = System.nanoTime();
             if (!p.focus().refocus(target)) {
                 LOG.info("the window that had focus at the start is gone; inserting into the focused one");
             }
+            long t2 = System.nanoTime();
             Settings s = p.settings().get();
             long at = p.output().insert(text, s.insertion(), enterAfter || s.insertion().enterAfter());
+            LOG.info("hand-off: modifiers up after {} ms, refocus {} ms, {} {} ms", ms(t1 - t0), ms(t2 - t1),
+                    s.insertion().method().name().toLowerCase(Locale.ROOT), ms(at - t2));
             lastText = text;
             lastInsertion = new LeadingSpace.Previous(text, target, System.currentTimeMillis());
             return at;
@@ -489,6 +494,10 @@ public final class DictationController implements AutoCloseable {
             }
             publish();
         }
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
     }
 
     private void insertQuietly(String text, boolean enter) {

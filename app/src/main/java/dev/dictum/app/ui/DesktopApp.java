@@ -460,7 +460,7 @@ public final class DesktopApp implements AppActions {
             if (WindowsFocus.available()) {
                 return new WindowsClipboardChanges();
             }
-        } catch (RuntimeException | UnsatisfiedLinkError e) {
+        } catch (RuntimeException | LinkageError e) { // no libXfixes: the interface's loader fails in its initializer
             LOG.warn("clipboard watch unavailable (the clipboard is read at the release): {}", e.getMessage());
         }
         return ClipboardChanges.UNKNOWN;
