@@ -400,9 +400,9 @@ public final class DictationController implements AutoCloseable {
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
         // The WAV is written after the text is in the window: it is not on the path the user waits on.
         Path wav = save(r, delivered >= 0);
-        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, encode {} ms,"
-                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
-                t.speculative() ? "made at a pause" : "transcribed at release", t.encodeMillis(),
+        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, asked {} ms after"
+                + " the release, encode {} ms, decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
+                t.speculative() ? "made at a pause" : "transcribed at release", ms(t0 - r.stopNanos), t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
         record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
                 releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null)
