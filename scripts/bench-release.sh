@@ -6,7 +6,7 @@
 # beside whisper.cpp 1.7.1 (whisper-jni, model loaded) transcribing the whole utterance at the release.
 #
 #   scripts/bench-release.sh [--quick] [--model GGML] [--no-build] [--only LENGTH] [--ending quiet|speech]
-#                            [--no-live-text]
+#                            [--no-live-text] [--hog]
 #
 # Counts: 20 dictations at 2 and 5 s, 12 at 15 s (one exclusive hold stays under 4 minutes), 4 at 60 s
 # and 2 at 300 s, these two fed at 4x real time (the engine is
@@ -16,6 +16,8 @@
 # shared; each hold stays under 4 minutes). Prints a Markdown table: release-to-text median/p95 of the
 # steady runs, the first run after launch, and the parts (trimmer tail, wait for the text, hand-off),
 # how often the text was made at a pause, the after-release encode/decode, and the peer.
+# --hog runs a busy loop per core (nice 0) beside every run, as a build or a browser would: the
+# "under load" rows of issue 23 item 3 (target: release-to-text ≤ 3x the idle median, none over 1 s).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
@@ -28,6 +30,7 @@ build=1
 only=""
 endings="quiet speech"
 extra=()
+hog=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift 2 ;;
     --ending) endings="$2"; shift 2 ;;
     --no-live-text) extra+=(--no-live-text); shift ;;
+    --hog) hog=1; shift ;;
     -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "bench-release: unknown option $1" >&2; exit 2 ;;
   esac
@@ -63,15 +67,26 @@ else
   plan=("2 20 1" "5 20 1" "15 12 1" "60 4 4" "300 2 4")
 fi
 results="$out/results-$(date +%s).txt"
+hogs=()
+stop_hogs() { for h in "${hogs[@]}"; do kill "$h" 2>/dev/null || true; done; hogs=(); }
+trap stop_hogs EXIT
+# The busy loops run only while this script holds the CPU lock (the machine is shared).
+start_hogs() { [ "$hog" = 0 ] || for ((c = 0; c < $(nproc); c++)); do bash -c 'while :; do :; done' & hogs+=($!); done; }
+[ "$hog" = 0 ] || echo "bench-release: under load: $(nproc) busy loops (nice 0) run beside every dictation"
 for p in "${plan[@]}"; do
   read -r length runs speed <<<"$p"
   [ -z "$only" ] || [ "$only" = "$length" ] || continue
   for ending in $endings; do
     echo "bench-release: ${length} s, $ending before the release, $runs dictations at ${speed}x real time"
-    flock -x /tmp/dictum-cpu.lock "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector \
+    exec 9>>/tmp/dictum-cpu.lock
+    flock -x 9
+    start_hogs
+    "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector \
       --enable-native-access=ALL-UNNAMED -XX:ActiveProcessorCount=2 -cp "$cp" dev.dictum.app.dictation.ReleaseBench \
       --model "$model" --samples "$samples" --length "$length" --ending "$ending" --runs "$runs" --speed "$speed" \
       --peer-runs 3 "${extra[@]}" 2>"$out/stderr-$length-$ending.txt" | grep '^RESULT' | tee -a "$results"
+    stop_hogs
+    flock -u 9
   done
 done
 
@@ -83,8 +98,8 @@ while read -r line; do
   med="$(field total_median_ms "$line")"
   peer="$(field peer_median_ms "$line")"
   ratio="$(awk -v a="$med" -v b="$peer" 'BEGIN { printf (b > 0 ? "%.2fx" : "-"), a / b }')"
-  printf '| %s s | %s | %s | %s ms | %s ms | %s ms | %s ms | %s / %s ms | %s ms | %s | %s / %s ms | %s / %s / %s ms | %s / %s | %s ms | %s |\n' \
-    "$(field length "$line")" "$(field ending "$line")" "$(field runs "$line")" "$med" "$(field total_p95_ms "$line")" \
+  printf '| %s s | %s%s | %s | %s ms | %s ms | %s ms | %s ms | %s / %s ms | %s ms | %s | %s / %s ms | %s / %s / %s ms | %s / %s | %s ms | %s |\n' \
+    "$(field length "$line")" "$(field ending "$line")" "$([ "$hog" = 1 ] && echo ', under load' || true)" "$(field runs "$line")" "$med" "$(field total_p95_ms "$line")" \
     "$(field first_ms "$line")" "$(field tail_median_ms "$line")" "$(field finish_median_ms "$line")" \
     "$(field finish_p95_ms "$line")" "$(field handoff_median_ms "$line")" "$(field speculative "$line")" \
     "$(field encode_median_ms "$line")" "$(field decode_median_ms "$line")" "$(field wait_median_ms "$line")" \

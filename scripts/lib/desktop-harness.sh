@@ -124,3 +124,14 @@ harness_dictate() { # wav
   done
   echo "$line" | sed -n 's/.*engine \([0-9]*\) ms after release.*/\1/p'
 }
+
+# Prints every file or folder under the given folders that group or others may read, write or enter
+# (links and downloaded model files excepted: a model is not about the user); nothing when all are
+# owner-only (issue 23 item 6). Missing folders are skipped.
+harness_open_to_others() { # folder...
+  local d
+  for d in "$@"; do
+    [ -d "$d" ] || continue
+    find "$d" ! -type l ! -path '*/models/*' -perm /077 -printf '%m %p\n'
+  done
+}

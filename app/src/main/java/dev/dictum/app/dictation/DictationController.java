@@ -143,6 +143,7 @@ public final class DictationController implements AutoCloseable {
             r.markPreRoll();
             recording = r;
         }
+        p.output().prepare(s.insertion()); // the clipboard to restore is read while the user speaks
         LOG.info("recording started");
         partial("");
         publish();
@@ -411,9 +412,9 @@ public final class DictationController implements AutoCloseable {
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
         // The WAV is written after the text is in the window: it is not on the path the user waits on.
         Path wav = save(r, delivered >= 0);
-        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, encode {} ms,"
-                + " decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
-                t.speculative() ? "made at a pause" : "transcribed at release", t.encodeMillis(),
+        LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, asked {} ms after"
+                + " the release, encode {} ms, decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
+                t.speculative() ? "made at a pause" : "transcribed at release", ms(t0 - r.stopNanos), t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
         record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
                 releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null)
@@ -476,15 +477,17 @@ public final class DictationController implements AutoCloseable {
         }
         publish();
         try {
-            long until = System.nanoTime() + MODIFIER_WAIT_MILLIS * 1_000_000;
-            while (p.keyboard().modifiersHeld() && System.nanoTime() < until) {
-                Thread.sleep(10);
-            }
+            long t0 = System.nanoTime();
+            p.keyboard().awaitModifiersReleased(MODIFIER_WAIT_MILLIS); // ends on the key-release event
+            long t1 = System.nanoTime();
             if (!p.focus().refocus(target)) {
                 LOG.info("the window that had focus at the start is gone; inserting into the focused one");
             }
+            long t2 = System.nanoTime();
             Settings s = p.settings().get();
             long at = p.output().insert(text, s.insertion(), enterAfter || s.insertion().enterAfter());
+            LOG.info("hand-off: modifiers up after {} ms, refocus {} ms, {} {} ms", ms(t1 - t0), ms(t2 - t1),
+                    s.insertion().method().name().toLowerCase(Locale.ROOT), ms(at - t2));
             lastText = text;
             lastInsertion = new LeadingSpace.Previous(text, target, System.currentTimeMillis());
             return at;
@@ -503,6 +506,10 @@ public final class DictationController implements AutoCloseable {
             }
             publish();
         }
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
     }
 
     private void insertQuietly(String text, boolean enter) {

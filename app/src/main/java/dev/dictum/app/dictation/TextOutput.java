@@ -14,4 +14,11 @@ public interface TextOutput {
      * @throws Exception when it could not be inserted (the text stays in the history and can be pasted again)
      */
     long insert(String text, InsertionSettings settings, boolean enter) throws Exception;
+
+    /**
+     * A recording started: do now, while the user speaks, what the insertion can do before the text
+     * exists (read the clipboard that a paste must restore). Returns at once.
+     */
+    default void prepare(InsertionSettings settings) {
+    }
 }

@@ -36,7 +36,8 @@ public final class SingleInstance implements AutoCloseable {
     /** Tells the running Dictum that someone tried to start another (best effort). */
     public static void poke(Path dataDir) {
         try {
-            Files.writeString(dataDir.resolve(POKE), Long.toString(System.currentTimeMillis()));
+            // created owner-only first: the umask would leave it readable by every user (issue 23 item 6)
+            Files.writeString(OwnerOnly.createFile(dataDir.resolve(POKE)), Long.toString(System.currentTimeMillis()));
         } catch (IOException e) {
             // the running instance just will not say anything
         }
@@ -69,7 +70,7 @@ public final class SingleInstance implements AutoCloseable {
     /** The lock, or null when another Dictum holds it. */
     public static SingleInstance acquire(Path dataDir) throws IOException {
         OwnerOnly.createDirectories(dataDir);
-        FileChannel ch = FileChannel.open(dataDir.resolve("dictum.lock"), StandardOpenOption.CREATE,
+        FileChannel ch = FileChannel.open(OwnerOnly.createFile(dataDir.resolve("dictum.lock")),
                 StandardOpenOption.WRITE);
         try {
             FileLock l = ch.tryLock();

@@ -194,6 +194,7 @@ public final class GlobalHotkeys implements AutoCloseable {
 
     private void released(NativeInputEvent e, Input input) {
         List<Event> fired = tracker().onRelease(input);
+        keyboard.released();
         if (WINDOWS && swallower.onRelease(input)) {
             consume(e);
         }

@@ -12,6 +12,8 @@ import java.util.function.BooleanSupplier;
 public final class KeyboardWatch implements KeyboardState {
     private volatile BooleanSupplier modifiers = () -> false;
     private volatile long lastEditMillis;
+    /** Notified after every key release, for {@link #awaitModifiersReleased}. */
+    private final Object releases = new Object();
 
     /** Connects the hook's view of the held modifiers. */
     void connect(BooleanSupplier modifiersHeld) {
@@ -21,6 +23,29 @@ public final class KeyboardWatch implements KeyboardState {
     /** The user pressed a key or button that is not one of the app's hotkeys. */
     void edited() {
         lastEditMillis = System.currentTimeMillis();
+    }
+
+    /** A key or button came up: a paste waiting for the modifiers looks again. */
+    void released() {
+        synchronized (releases) {
+            releases.notifyAll();
+        }
+    }
+
+    /** Ends on the release event of the last modifier (no polling: the paste follows it at once). */
+    @Override
+    public boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+        long until = System.nanoTime() + timeoutMillis * 1_000_000;
+        synchronized (releases) {
+            while (modifiersHeld()) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                releases.wait(Math.max(1, left / 1_000_000));
+            }
+            return true;
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.dictum.app.insert;
 
+import dev.dictum.app.os.ClipboardChanges;
 import dev.dictum.app.settings.InsertionSettings;
 import java.awt.datatransfer.Clipboard;
 import java.awt.datatransfer.ClipboardOwner;
@@ -8,13 +9,21 @@ import java.awt.datatransfer.DataFlavor;
 import java.awt.datatransfer.Transferable;
 import java.awt.datatransfer.UnsupportedFlavorException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Paste without losing what the user had copied: save the clipboard (every flavour), set the
- * text, wait, send the paste keystroke, wait until the target has fetched the text (at most the
- * restore delay), restore. Nothing here waits without a bound: with no window manager, AWT's
+ * text, send the paste keystroke, wait until the target has fetched the text (at most the restore
+ * delay), restore. Nothing here waits without a bound: with no window manager, AWT's
  * {@code Robot.waitForIdle} stalled 1.5–10 s (issue 13).
+ *
+ * <p>The save is made before the release (issue 23): {@link #prepare} reads the clipboard while the
+ * user speaks, and {@link ClipboardChanges} says at the paste whether another program changed it
+ * since; only then is it read again. The clipboard is Dictum's between setting the text and the
+ * restore, so reads and pastes take turns on one lock (a read in that time would keep the dictated
+ * text as "what the user had").
  */
 public final class ClipboardPaste {
     private static final ClipboardOwner NOBODY = (c, t) -> { };
@@ -22,39 +31,85 @@ public final class ClipboardPaste {
     private static final long READ_GRACE_MILLIS = 30;
     private final Clipboard clipboard;
     private final KeySender keys;
+    private final ClipboardChanges changes;
+    private final Object turn = new Object();
+    private final ExecutorService reader = Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("dictum-clipboard-read").daemon().unstarted(r));
+    private Kept kept; // guarded by turn
 
+    /** What the clipboard held, and the {@link ClipboardChanges#generation} read before it was read. */
+    private record Kept(SavedClipboard contents, long generation) {
+    }
+
+    /** A paste that reads the clipboard at every release (no way to tell whether it changed). */
     public ClipboardPaste(Clipboard clipboard, KeySender keys) {
+        this(clipboard, keys, ClipboardChanges.UNKNOWN);
+    }
+
+    public ClipboardPaste(Clipboard clipboard, KeySender keys, ClipboardChanges changes) {
         this.clipboard = clipboard;
         this.keys = keys;
+        this.changes = changes;
+    }
+
+    /** A recording started: read the clipboard now, in the background, unless what is kept is current. */
+    public void prepare() {
+        if (changes.generation() >= 0) {
+            reader.execute(() -> {
+                synchronized (turn) {
+                    current();
+                }
+            });
+        }
     }
 
     /** @return {@link System#nanoTime()} right after the paste keystroke */
     public long paste(String text, InsertionSettings s, boolean enter) throws InterruptedException {
-        SavedClipboard saved = SavedClipboard.of(contents());
-        WatchedText offered = new WatchedText(text);
-        set(offered);
-        try {
-            Thread.sleep(s.pasteDelayMillis());
-            keys.paste(s.pasteKeystroke());
-            long at = System.nanoTime();
-            if (enter) {
-                keys.enter();
+        synchronized (turn) {
+            SavedClipboard saved = current();
+            WatchedText offered = new WatchedText(text);
+            set(offered);
+            changes.ownedByUs();
+            try {
+                if (s.pasteDelayMillis() > 0) {
+                    Thread.sleep(s.pasteDelayMillis());
+                }
+                keys.paste(s.pasteKeystroke());
+                long at = System.nanoTime();
+                if (enter) {
+                    keys.enter();
+                }
+                // Restore once the target has read the text (plus a moment for the transfer to leave),
+                // or after the restore delay when it never asks (a target that ignores the keystroke).
+                if (offered.read.await(s.restoreDelayMillis(), TimeUnit.MILLISECONDS)) {
+                    Thread.sleep(Math.min(READ_GRACE_MILLIS, s.restoreDelayMillis()));
+                }
+                return at;
+            } finally {
+                set(saved);
+                kept = new Kept(saved, changes.generation()); // what the clipboard holds now
             }
-            // Restore once the target has read the text (plus a moment for the transfer to leave),
-            // or after the restore delay when it never asks (a target that ignores the keystroke).
-            if (offered.read.await(s.restoreDelayMillis(), TimeUnit.MILLISECONDS)) {
-                Thread.sleep(Math.min(READ_GRACE_MILLIS, s.restoreDelayMillis()));
-            }
-            return at;
-        } finally {
-            set(saved);
         }
     }
 
     /** Only puts the text on the clipboard (the user pastes it). */
     public long copy(String text) {
-        set(new StringSelection(text));
-        return System.nanoTime();
+        synchronized (turn) {
+            set(new StringSelection(text));
+            kept = null; // the user's clipboard is now the text: read it again next time
+            return System.nanoTime();
+        }
+    }
+
+    /** The clipboard's contents: the kept copy while no other program changed it, else read now. Under {@code turn}. */
+    private SavedClipboard current() {
+        long generation = changes.generation(); // before reading: a change during the read leaves the copy stale
+        if (kept != null && generation >= 0 && kept.generation() == generation) {
+            return kept.contents();
+        }
+        SavedClipboard read = SavedClipboard.of(contents());
+        kept = new Kept(read, generation);
+        return read;
     }
 
     /** The dictated text on the clipboard, noting when a target first reads it. */

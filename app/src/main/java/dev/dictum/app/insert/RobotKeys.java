@@ -8,6 +8,12 @@ import java.awt.event.KeyEvent;
 
 /** Keystrokes through {@link Robot} (XTest on X11, SendInput on Windows): enough for shortcuts and Enter. */
 public final class RobotKeys implements KeySender {
+    /**
+     * Between the events of a chord. XTest events reach the server in order with their modifier state,
+     * so X11 needs none (the paste keystroke is part of release-to-text); on Windows an application may
+     * ask GetAsyncKeyState for Ctrl while handling the V, so the release waits a moment.
+     */
+    private static final int GAP_MILLIS = System.getProperty("os.name", "").startsWith("Windows") ? 4 : 0;
     private final Robot robot;
 
     public RobotKeys() throws AWTException {
@@ -30,7 +36,7 @@ public final class RobotKeys implements KeySender {
     }
 
     /**
-     * Presses the keys in order and releases them in reverse, with a few ms between, as a person would,
+     * Presses the keys in order and releases them in reverse, with a few ms between on Windows (see {@link #GAP_MILLIS}),
      * then flushes the display connection. No {@code Robot.waitForIdle()}: it waits for AWT's own event
      * queue to drain, which says nothing about the target window, and without a window manager it
      * stalled 1.5–10 s (issue 13, issue 11 item 7).
@@ -38,11 +44,11 @@ public final class RobotKeys implements KeySender {
     private void chord(int... keys) {
         for (int k : keys) {
             robot.keyPress(k);
-            robot.delay(4);
+            robot.delay(GAP_MILLIS);
         }
         for (int i = keys.length - 1; i >= 0; i--) {
             robot.keyRelease(keys[i]);
-            robot.delay(4);
+            robot.delay(GAP_MILLIS);
         }
         Toolkit.getDefaultToolkit().sync();
     }

@@ -2,6 +2,7 @@ package dev.dictum.app.insert;
 
 import dev.dictum.app.dictation.TextOutput;
 import dev.dictum.app.os.UnicodeTyper;
+import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.settings.InsertionSettings;
 
 /** Paste, type or clipboard only, as the settings say. */
@@ -15,6 +16,13 @@ public final class TextInserter implements TextOutput {
         this.paste = paste;
         this.keys = keys;
         this.typer = typer;
+    }
+
+    @Override
+    public void prepare(InsertionSettings s) {
+        if (s.method() == InsertionMethod.PASTE || s.method() == InsertionMethod.TYPE && typer == null) {
+            paste.prepare();
+        }
     }
 
     @Override

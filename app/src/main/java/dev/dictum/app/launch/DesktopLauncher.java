@@ -118,7 +118,8 @@ public final class DesktopLauncher {
             notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
         }
         FocusTracker focus = OsIntegrations.focusTracker(closeLast);
-        ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys());
+        ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
+                OsIntegrations.clipboardChanges());
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), OsIntegrations.typer(closeLast));
         KeyboardWatch keyboard = new KeyboardWatch();
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,

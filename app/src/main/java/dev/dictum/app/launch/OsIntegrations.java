@@ -1,13 +1,16 @@
 package dev.dictum.app.launch;
 
 import dev.dictum.app.os.Autostart;
+import dev.dictum.app.os.ClipboardChanges;
 import dev.dictum.app.os.FocusTracker;
 import dev.dictum.app.os.KeyGrabs;
 import dev.dictum.app.os.UnicodeTyper;
 import dev.dictum.app.os.linux.XdgAutostart;
+import dev.dictum.app.os.windows.WindowsClipboardChanges;
 import dev.dictum.app.os.windows.WindowsFocus;
 import dev.dictum.app.os.windows.WindowsRunKey;
 import dev.dictum.app.os.windows.WindowsTyper;
+import dev.dictum.app.os.x11.X11ClipboardChanges;
 import dev.dictum.app.os.x11.X11Focus;
 import dev.dictum.app.os.x11.X11Grabs;
 import dev.dictum.app.os.x11.X11Typer;
@@ -88,6 +91,24 @@ public final class OsIntegrations {
             LOG.warn("typing unavailable (paste is used instead): {}", e.getMessage());
         }
         return null;
+    }
+
+    /**
+     * Whether another program changed the clipboard, so the paste reads it while the user speaks
+     * (issue 23); {@link ClipboardChanges#UNKNOWN} (read at the release) where there is no watch.
+     */
+    public static ClipboardChanges clipboardChanges() {
+        try {
+            if (X11Focus.available()) {
+                return X11ClipboardChanges.open();
+            }
+            if (WindowsFocus.available()) {
+                return new WindowsClipboardChanges();
+            }
+        } catch (RuntimeException | LinkageError e) { // no libXfixes: the interface's loader fails in its initializer
+            LOG.warn("clipboard watch unavailable (the clipboard is read at the release): {}", e.getMessage());
+        }
+        return ClipboardChanges.UNKNOWN;
     }
 
     /** X11 passive grabs, so that the app's hotkeys do not also reach the focused window; closed by the hotkeys. */

@@ -15,5 +15,20 @@ public interface KeyboardState {
         return 0;
     }
 
+    /**
+     * Waits until no modifier is held, at most {@code timeoutMillis}; false when one still is. This
+     * default looks every 10 ms; the hotkeys' own ends on the key-release event.
+     */
+    default boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+        long until = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (modifiersHeld()) {
+            if (System.nanoTime() >= until) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
     KeyboardState NONE = () -> false;
 }

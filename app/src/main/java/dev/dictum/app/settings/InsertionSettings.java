@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param method paste, type, or clipboard only
  * @param pasteKeystroke Ctrl+V, Ctrl+Shift+V or Shift+Insert
- * @param pasteDelayMillis wait between setting the clipboard and the paste keystroke
+ * @param pasteDelayMillis extra wait between setting the clipboard and the paste keystroke, for a target that needs it
+ *        (none by default: X11 and Windows have the new owner when the clipboard call returns)
  * @param restoreDelayMillis wait after the paste keystroke before the clipboard is restored
  * @param enterAfter press Enter after the text
  * @param leadingSpace a space first when the previous dictation into the same window ended a sentence
@@ -29,11 +30,11 @@ public record InsertionSettings(
         Boolean voiceCommands) {
     private static final InsertionMethod D_METHOD = InsertionMethod.PASTE;
     private static final PasteKeystroke D_PASTEKEYSTROKE = PasteKeystroke.CTRL_V;
-    private static final Integer D_PASTEDELAYMILLIS = 40;
+    private static final Integer D_PASTEDELAYMILLIS = 0; // setContents returns once the platform has the new owner (issue 23)
     private static final Integer D_RESTOREDELAYMILLIS = 250;
     private static final Boolean D_ENTERAFTER = false;
     private static final Boolean D_LEADINGSPACE = true;
-    private static final Integer D_TYPINGDELAYMILLIS = 12;
+    private static final Integer D_TYPINGDELAYMILLIS = 0; // a sentence is typed in one batch (issue 23)
     private static final java.util.List<Replacement> D_REPLACEMENTS = java.util.List.of();
     private static final Boolean D_VOICECOMMANDS = true;
     /** More rules than anyone types by hand; a limit keeps a damaged file from slowing every dictation. */

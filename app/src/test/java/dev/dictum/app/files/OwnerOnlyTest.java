@@ -1,9 +1,9 @@
 package dev.dictum.app.files;
 
+import dev.dictum.app.testing.FileLog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import ch.qos.logback.classic.LoggerContext;
 import dev.dictum.app.dictation.RecordingsFolder;
 import dev.dictum.app.history.HistoryEntry;
 import dev.dictum.app.history.HistoryStatus;
@@ -75,7 +75,7 @@ class OwnerOnlyTest {
                 assertThat(modes).allSatisfy((name, mode) -> assertThat(mode).as(name)
                         .isEqualTo(name.endsWith("/") ? "rwx------" : "rw-------"));
             } finally {
-                stopFileLog();
+                FileLog.stop();
             }
         }
     }
@@ -113,16 +113,5 @@ class OwnerOnlyTest {
             }
         }
         return out;
-    }
-
-    private static void stopFileLog() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx) {
-            var root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-            var file = root.getAppender("FILE");
-            if (file != null) {
-                root.detachAppender(file);
-                file.stop();
-            }
-        }
     }
 }

@@ -143,7 +143,7 @@ class ClipboardPasteTest {
         assertThat(events).isEmpty();
     }
 
-    private static String text(Transferable t) {
+    static String text(Transferable t) {
         try {
             return (String) t.getTransferData(DataFlavor.stringFlavor);
         } catch (Exception e) {
@@ -151,7 +151,7 @@ class ClipboardPasteTest {
         }
     }
 
-    private static DataFlavor flavor(String mime) {
+    static DataFlavor flavor(String mime) {
         try {
             return new DataFlavor(mime);
         } catch (ClassNotFoundException e) {

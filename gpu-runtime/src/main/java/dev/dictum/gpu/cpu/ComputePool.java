@@ -20,6 +20,13 @@ import java.util.function.IntConsumer;
  * job, as OpenMP's default wait policy does, and parks only when the engine has gone quiet.
  *
  * <p>Nested calls (a task body that itself calls a kernel) run inline on the current thread.
+ *
+ * <p>Under load from other processes (issue 23 item 3) a helper is often off its core when a job
+ * comes: the caller, out of tasks, then waits for the helper's task until the scheduler runs it
+ * again (milliseconds, on every one of a step's sixty ops), and a spinning helper takes time from
+ * the caller. So the caller notes a job as late when, after its own last task, it waited far longer
+ * than a task takes; when most recent jobs were late, calls run on the caller alone for
+ * {@link #SOLO_NANOS} (the helpers park) and then try the helpers again. Idle, no job is late.
  */
 public final class ComputePool {
 
@@ -30,6 +37,14 @@ public final class ComputePool {
     private static final long SPIN_NANOS = Long.getLong("dictum.cpu.spinMicros", 200) * 1000;
 
     private static final Helper[] HELPERS = new Helper[THREADS - 1];
+
+    /** A job is late when the caller waited this much more than four of its own tasks took. */
+    private static final long LATE_FLOOR_NANOS = 200_000;
+    /** How long calls run on the caller alone once helpers were late. */
+    private static final long SOLO_NANOS = Long.getLong("dictum.cpu.soloMillis", 300) * 1_000_000;
+    /** The share of recent jobs that were late (moving average over about 16 jobs); racy by design. */
+    private static volatile double lateShare;
+    private static volatile long soloUntil = System.nanoTime();
 
     /** The latest job; helpers pick it up by comparing its sequence number with the last they ran. */
     private static volatile Job current;
@@ -57,7 +72,7 @@ public final class ComputePool {
             return;
         }
         boolean[] inTask = IN_TASK.get();
-        if (tasks == 1 || HELPERS.length == 0 || inTask[0]) {
+        if (tasks == 1 || HELPERS.length == 0 || inTask[0] || System.nanoTime() - soloUntil < 0) {
             boolean was = inTask[0];
             inTask[0] = true;
             try {
@@ -76,8 +91,28 @@ public final class ComputePool {
                 LockSupport.unpark(h.thread);
             }
         }
-        job.work();
+        long start = System.nanoTime();
+        int own = job.work();
+        long worked = System.nanoTime();
         job.awaitDone();
+        noteLateness(own, worked - start, System.nanoTime() - worked);
+    }
+
+    /** Counts the job as late when the wait after the caller's own tasks was far beyond a task's time. */
+    static void noteLateness(int ownTasks, long workedNanos, long waitedNanos) {
+        long perTask = ownTasks == 0 ? workedNanos : workedNanos / ownTasks;
+        boolean late = waitedNanos > LATE_FLOOR_NANOS + 4 * perTask;
+        double share = lateShare + ((late ? 1 : 0) - lateShare) / 16;
+        if (share > 0.5) {
+            soloUntil = System.nanoTime() + SOLO_NANOS;
+            share = 0;
+        }
+        lateShare = share;
+    }
+
+    /** Whether calls run on the caller alone now, the helpers having been late (for tests and logs). */
+    public static boolean solo() {
+        return System.nanoTime() - soloUntil < 0;
     }
 
     /** A helper thread: runs each new job it sees, spins a while when idle, then parks. */
@@ -128,13 +163,16 @@ public final class ComputePool {
             this.sequence = sequence;
         }
 
-        void work() {
+        /** Runs tasks until none is left to take; returns how many this thread ran. */
+        int work() {
             boolean[] inTask = IN_TASK.get();
             boolean was = inTask[0];
             inTask[0] = true;
+            int ran = 0;
             try {
                 int i;
                 while ((i = next.getAndIncrement()) < tasks) {
+                    ran++;
                     try {
                         if (failure == null) {
                             body.accept(i);
@@ -152,6 +190,7 @@ public final class ComputePool {
             } finally {
                 inTask[0] = was;
             }
+            return ran;
         }
 
         void awaitDone() {

@@ -56,6 +56,10 @@ interface Xlib extends Library {
     /** {@code event}: room for an XEvent (a 192-byte union on LP64). */
     int XNextEvent(Pointer display, Pointer event);
 
+    long XInternAtom(Pointer display, String name, int onlyIfExists);
+
+    long XGetSelectionOwner(Pointer display, long selection);
+
     /** Xlib's error handler: called for every protocol error of every connection in the process. */
     interface XErrorHandler extends Callback {
         int apply(Pointer display, Pointer errorEvent);
@@ -69,5 +73,18 @@ interface Xlib extends Library {
         Xtst INSTANCE = Native.load("Xtst", Xtst.class);
 
         int XTestFakeKeyEvent(Pointer display, int keycode, int isPress, long delay);
+    }
+
+    /** libXfixes: events when a selection (the clipboard) changes owner. */
+    interface Xfixes extends Library {
+        Xfixes INSTANCE = Native.load("Xfixes", Xfixes.class);
+        /** XFixesSelectionNotify's offset from the extension's first event. */
+        int SELECTION_NOTIFY = 0;
+        /** SetSelectionOwner, SelectionWindowDestroy and SelectionClientClose notify masks. */
+        long ALL_OWNER_CHANGES = 1 | 2 | 4;
+
+        int XFixesQueryExtension(Pointer display, IntByReference eventBase, IntByReference errorBase);
+
+        void XFixesSelectSelectionInput(Pointer display, long window, long selection, long eventMask);
     }
 }
