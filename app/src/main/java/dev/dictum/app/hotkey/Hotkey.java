@@ -1,9 +1,7 @@
 package dev.dictum.app.hotkey;
 
 import dev.dictum.app.os.Modifier;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
