@@ -194,6 +194,7 @@ public final class DesktopApp implements AppActions {
         controller = new DictationController(new DictationController.Parts(settings::current, mic, engines, inserter,
                 focus, keyboard(), new RecordingsFolder(dirs.recordings()),
                 history, notifier()));
+        controller.recoverInterrupted(); // a dictation the last run died in (kill -9, a driver crash)
         sounds = new SoundCues(() -> settings.current().audio());
         closeLast.add(sounds);
         engines.addListener(st -> {
