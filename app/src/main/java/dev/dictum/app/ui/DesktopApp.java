@@ -38,6 +38,7 @@ import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.Settings;
+import dev.dictum.app.settings.SettingsFileWatch;
 import dev.dictum.app.settings.SettingsStore;
 import dev.dictum.app.tray.Tray;
 import dev.dictum.app.tray.TrayStatus;
@@ -252,6 +253,7 @@ public final class DesktopApp implements AppActions {
             notifier().notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
         }
         settings.addListener(this::applyChange);
+        SettingsFileWatch.start(settings, why -> notifier().notice(Notifier.Kind.WARNING, why)); // edits from outside
         windows.attach(new DesktopWindows.Parts(this, settings, dirs, mic, history, inserter, controller));
         instance.onPoke(() -> notifier().notice(Notifier.Kind.INFO, tray != null
                 ? "Dictum is already running: its menu is on the tray icon"
