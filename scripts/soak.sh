@@ -7,7 +7,7 @@
 #   breathing-like brown noise with a tremolo), one hold shorter than the minimum;
 #   every 40, from the 21st: 20 dictations with the settings file changed to toggle + typing, then back;
 #   every 100, at the 7th: the microphone unplugged mid-clip (nothing may arrive) and a new one plugged in;
-#   every 100, at the 33rd: a model switch through the settings file (to --model2 and back);
+#   every 100, at the 33rd: a model switch through the settings file to --model2, and back at the 38th;
 #   every 200, at the 25th: one dictation of about --long seconds (clips with 1.2 s pauses), exact.
 # Every 10 dictations it samples RSS, Java heap used after a full GC (jcmd GC.run; GC.heap_info),
 # threads, open file descriptors and GPU memory (nvidia-smi, when the app's JVM uses the GPU).
@@ -266,7 +266,8 @@ for ((i = 1; i <= count; i++)); do
   # Phases from the settings file: toggle + typing for dictations 21-40 of every 40.
   if [ $((i % 40)) = 21 ] && [ "$mode" = push-to-talk ]; then mode=toggle method=type; apply_settings
   elif [ $((i % 40)) = 1 ] && [ "$mode" = toggle ]; then mode=push-to-talk method=paste; apply_settings; fi
-  [ $((i % 100)) = 33 ] && switch_model
+  # To --model2 for five dictations and back: every sample (each tenth) is taken with the same model.
+  if [ $((i % 100)) = 33 ] || { [ $((i % 100)) = 38 ] && [ "$current_model" != "$model" ]; }; then switch_model; fi
   w="${clip_wav[c % ${#clip_wav[@]}]}" t="${clip_text[c % ${#clip_text[@]}]}"
   if [ $((i % 200)) = 25 ]; then
     clip "$gen/long.wav" "$long_text"
