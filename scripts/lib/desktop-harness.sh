@@ -114,7 +114,9 @@ harness_target_window() { # file
   harness_pids+=($!)
   harness_target_wid="$(timeout 20 xdotool search --sync --name '^dictum-e2e-target$' | head -1)" \
     || { echo "$(basename "$0"): the target window did not open" >&2; exit 1; }
-  xdotool windowfocus --sync "$harness_target_wid"
+  # Found before it is mapped under load: focusing an unmapped window is a BadMatch, so try for a while.
+  harness_wait 10 xdotool windowfocus --sync "$harness_target_wid" \
+    || { echo "$(basename "$0"): the target window cannot take the focus" >&2; exit 1; }
   harness_wait 5 test -f "$1" || { echo "$(basename "$0"): the target window does not write its text" >&2; exit 1; }
 }
 

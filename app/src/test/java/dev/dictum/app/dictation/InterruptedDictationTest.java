@@ -108,42 +108,13 @@ class InterruptedDictationTest {
     void aGpuDriverFaultMidDictationKeepsTheRecording() throws Exception {
         float[] voice = AudioInput.readMono16k(SAMPLE);
         // The session's device fails one second in, as FaultInjectingDriver makes a launch fail.
-        OneEngine faulting = new OneEngine(new DictationEngine() {
-            @Override
-            public EngineSession start() {
-                return new EngineSession() {
-                    int fed;
-
-                    @Override
-                    public void feed(float[] samples) {
-                        fed += samples.length;
-                        if (fed > 16000) {
-                            throw new GpuException("cuLaunchKernel", 719, "CUDA_ERROR_LAUNCH_FAILED",
-                                    "injected fault", null, null);
-                        }
-                    }
-
-                    @Override
-                    public Transcript finish() {
-                        throw new IllegalStateException("finish after a fault must not be reached");
-                    }
-
-                    @Override
-                    public void cancel() {
-                    }
-                };
+        int[] fed = new int[1];
+        OneEngine faulting = new OneEngine(new StubEngine("cuda", samples -> {
+            fed[0] += samples.length;
+            if (fed[0] > 16000) {
+                throw new GpuException("cuLaunchKernel", 719, "CUDA_ERROR_LAUNCH_FAILED", "injected fault", null, null);
             }
-
-            @Override
-            public String modelName() {
-                return "toy-en";
-            }
-
-            @Override
-            public String backendName() {
-                return "cuda";
-            }
-        });
+        }));
         f.dir = dir;
         f.controller(faulting);
         f.controller.start();
@@ -242,6 +213,33 @@ class InterruptedDictationTest {
         return m;
     }
 
+    /** An engine whose sessions pass what they are fed to {@code feed} and never finish (the dictation is cut off first). */
+    record StubEngine(String backendName, java.util.function.Consumer<float[]> feed) implements DictationEngine {
+        @Override
+        public EngineSession start() {
+            return new EngineSession() {
+                @Override
+                public void feed(float[] samples) {
+                    feed.accept(samples);
+                }
+
+                @Override
+                public Transcript finish() {
+                    throw new IllegalStateException("this dictation was to be cut off before its end");
+                }
+
+                @Override
+                public void cancel() {
+                }
+            };
+        }
+
+        @Override
+        public String modelName() {
+            return "toy-en";
+        }
+    }
+
     /** An engine provider with one ready engine, which a test may swap. */
     static final class OneEngine implements EngineProvider {
         volatile DictationEngine engine;
@@ -275,35 +273,7 @@ class InterruptedDictationTest {
             DictationControllerTest fixture = new DictationControllerTest();
             fixture.dir = Path.of(args[0]);
             float[] voice = AudioInput.readMono16k(Path.of(args[1]));
-            DictationEngine listening = new DictationEngine() {
-                @Override
-                public EngineSession start() {
-                    return new EngineSession() {
-                        @Override
-                        public void feed(float[] samples) {
-                        }
-
-                        @Override
-                        public Transcript finish() {
-                            throw new IllegalStateException("never released");
-                        }
-
-                        @Override
-                        public void cancel() {
-                        }
-                    };
-                }
-
-                @Override
-                public String modelName() {
-                    return "toy-en";
-                }
-
-                @Override
-                public String backendName() {
-                    return "cpu";
-                }
-            };
+            DictationEngine listening = new StubEngine("cpu", samples -> { });
             fixture.controller(new OneEngine(listening));
             if (!fixture.controller.start()) {
                 throw new IllegalStateException("did not start: " + fixture.notices);
