@@ -21,7 +21,7 @@
 # first 50 <= --max-growth MB per 1,000 dictations (the least-squares slope of the samples; in runs with
 # fewer than 500 dictations after the first 50 or 10, the growth <= --short-slack MB instead), threads
 # and fds at the end <= after the first 50, history rows = recordings made (all but the too-short),
-# WAVs = min(rows, recordings kept).
+# WAVs = min(rows, recordings kept), plus the failed one that Retry offers when it is older than those.
 #
 # Usage: scripts/soak.sh --dictations N [--clips DIR] [--model PATH] [--model2 PATH] [--report FILE]
 #                        [--plot FILE] [--long SECONDS] [--max-growth MB] [--short-slack MB] [--keep]
@@ -229,35 +229,31 @@ hold_unplug() { # the microphone's source unloaded 1 s into the clip
   sleep 1; pactl unload-module "$harness_mic_module"; wait "$player" || true
   release
 }
+# Waits until the log has a line matching REGEX after line MARK; says WHAT failed after SECONDS.
+log_after() { # mark regex seconds what
+  local until=$((SECONDS + $3))
+  until tail -n +"$(($1 + 1))" "$harness_log" | grep -q "$2"; do
+    [ $SECONDS -lt $until ] || { problem "$4" "no '$2' in the log after $3 s"; return 1; }
+    sleep 0.1
+  done
+}
 replug() {
   local mark; mark=$(wc -l <"$harness_log")
   mics=$((mics + 1)); harness_mic "vmic$mics"
-  local until=$((SECONDS + 15))
-  until tail -n +"$((mark + 1))" "$harness_log" | grep -q "(source vmic$mics)"; do
-    [ $SECONDS -lt $until ] || { problem replug "the app did not move to vmic$mics"; break; }
-    sleep 0.1
-  done
+  log_after "$mark" "(source vmic$mics)" 15 replug || true
   sleep 0.5
 }
 apply_settings() { # waits until the app has read the file
   local mark; mark=$(wc -l <"$harness_log")
   write_settings
-  local until=$((SECONDS + 15))
-  until tail -n +"$((mark + 1))" "$harness_log" | grep -q "settings file changed: applied"; do
-    [ $SECONDS -lt $until ] || { problem settings "the app did not apply the changed file"; return; }
-    sleep 0.1
-  done
+  log_after "$mark" "settings file changed: applied" 15 settings || true
 }
 switch_model() {
   [ -n "$model2" ] || return 0
   if [ "$current_model" = "$model" ]; then current_model="$model2"; else current_model="$model"; fi
   local mark; mark=$(wc -l <"$harness_log")
   apply_settings
-  local until=$((SECONDS + 240))
-  until tail -n +"$((mark + 1))" "$harness_log" | grep -q "Dictum ready: model"; do
-    [ $SECONDS -lt $until ] || { problem model "no model ready 240 s after switching to $current_model"; return; }
-    sleep 0.2
-  done
+  log_after "$mark" "Dictum ready: model" 240 model || return 0
   echo "soak: dictation $i: model switched to $(basename "$current_model")"
 }
 
@@ -310,6 +306,13 @@ recordings=$((count - short))
 [ "$rows" = "$recordings" ] || { lost=$((lost + (recordings > rows ? recordings - rows : 0))); echo "soak: history rows $rows, recordings made $recordings" >&2; }
 [ "$journals" = 0 ] || { lost=$((lost + journals)); echo "soak: $journals capture journals left" >&2; }
 want_wavs=$((rows < kept ? rows : kept))
+# Pruning never deletes the failed recording that the tray's Retry offers (the newest FAILED row's),
+# even when it is older than the newest `kept`: then there is one more.
+retry_wav=$(sqlite3 "$db" "SELECT wav_path FROM dictation WHERE status='FAILED' ORDER BY id DESC LIMIT 1")
+if [ -n "$retry_wav" ] && [ -f "$retry_wav" ] && ! find "$XDG_DATA_HOME/dictum/recordings" -name 'dictation-*.wav' \
+    | sort | tail -n "$kept" | grep -qxF "$retry_wav"; then
+  want_wavs=$((want_wavs + 1))
+fi
 fail=()
 [ "$lost" = 0 ] || fail+=("lost $lost")
 [ "$wrong" = 0 ] || fail+=("$wrong wrong")
