@@ -346,8 +346,8 @@ set key autotitle columnhead
 set multiplot layout 2,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) $(git rev-parse --short HEAD 2>/dev/null)"
 set xlabel "dictations"
 set ylabel "MB"; plot "$csv" using 1:2 with linespoints title "RSS"
-set ylabel "MB"; plot "$csv" using 1:3 with linespoints title "heap used after GC"
-set ylabel "threads"; set yrange [0:*]; plot "$csv" using 1:4 with linespoints title "threads"
+set ylabel "MB"; set yrange [0:*]; plot "$csv" using 1:3 with linespoints title "heap used after GC"
+set ylabel "threads"; plot "$csv" using 1:4 with linespoints title "threads"
 set ylabel "open fds"; plot "$csv" using 1:5 with linespoints title "file descriptors"
 unset multiplot
 GP
