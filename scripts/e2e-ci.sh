@@ -9,7 +9,8 @@
 #   6. --disk-full: the recording cannot be saved, the text is inserted all the same;
 #   7. a 100 s dictation of sample sentences with pauses, exact (issue 13);
 #   8. the same kind of dictation as 1 with a window manager (openbox): runs 1-7 have none, the
-#      condition under which the paste used to stall; both must stay under the release-to-text bound.
+#      condition under which the paste used to stall; both must stay under the release-to-text bound;
+#   9. a short soak: 40 dictations of a day's mix (scripts/soak.sh).
 # Runs 1-3 also end with stop-and-Enter and paste-last (--expect-no-leak): exactly the text, one
 # newline, the text again; no key of the app's reaches the window.
 # Each prints the release-to-text time the app measured. Screenshots: app/target/e2e-desktop/.
@@ -43,6 +44,9 @@ done
 sox "${long[@]}" "$out/long-100s.wav"
 scripts/e2e-desktop.sh --insert paste "$out/long-100s.wav" "${long_text# }"
 scripts/e2e-desktop.sh --wm openbox --expect-no-leak --insert paste testdata/data/toy-en-samples/sample_04.wav
+# 9. A short day (issue 24): 40 dictations of the soak's mix over the toy-en samples, every insertion
+#    checked, memory, threads and fds sampled (about 3-4 minutes; app/target/soak/ci.png is its plot).
+scripts/soak.sh --dictations 40 --report app/target/soak/ci.txt
 echo "e2e: all desktop runs passed"
 source scripts/java-env.sh
 xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest' -Dsurefire.failIfNoSpecifiedTests=false

@@ -135,33 +135,12 @@ mkdir -p "$shots"
 shots="$(realpath "$shots")"
 
 # ---- what it needs
-tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo sqlite3)
-missing=()
+source scripts/lib/desktop-harness.sh
+tools=(Xvfb xdotool xclip import convert pulseaudio pactl paplay pacat sox soxi trayer xset xsetroot xdpyinfo xwininfo sqlite3 python3-tk)
 [ -z "$wm" ] || tools+=("$wm")
-for t in "${tools[@]}"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
-py=python3
-for p in /usr/bin/python3 python3; do
-  if "$p" -c 'import tkinter' >/dev/null 2>&1; then py="$p"; break; fi
-done
-"$py" -c 'import tkinter' >/dev/null 2>&1 || missing+=(python3-tk)
-if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "e2e: installing what is missing (${missing[*]})"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xauth x11-utils \
-      x11-xserver-utils xdotool xclip imagemagick libxtst6 libxkbcommon-x11-0 libxkbcommon0 libx11-xcb1 libxt6 \
-      libxinerama1 libxi6 libxrender1 libxrandr2 pulseaudio pulseaudio-utils libasound2 libasound2-plugins \
-      alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk sqlite3 $wm >/dev/null
-    py=/usr/bin/python3
-  else
-    echo "e2e: missing: ${missing[*]} (run as root to install them, or install them)" >&2
-    exit 2
-  fi
-fi
-if ! compgen -G "$repo/app/target/dictum-app-*.jar" >/dev/null || [ ! -d "$repo/app/target/lib" ]; then
-  echo "e2e: building the app"
-  (source scripts/java-env.sh && mvn -B -q -pl app -am -DskipTests package)
-fi
+harness_install "${tools[@]}"
+py=/usr/bin/python3
+harness_build_app
 
 # ---- private environment: home, config, data, runtime dir
 work="$(mktemp -d /tmp/dictum-e2e.XXXXXX)"

@@ -7,7 +7,8 @@
 #                           load and warm-up), nine more follow; each is sample_01 played into a
 #                           virtual microphone while the real hotkey is held; the figure is the
 #                           engine's time after release from the app's log; target: first <= 1.5x tenth
-# Runs alternate without and with the cache, so machine load hits both alike. Timing: run it under
+# Runs alternate without and with the cache, so machine load hits both alike. Every run with the cache
+# fails unless the JVM really used it (aot_in_use: the second and later starts in a checkout included). Timing: run it under
 # `flock -x /tmp/dictum-cpu.lock` on a shared machine.
 #
 # Usage: scripts/measure-startup.sh [--installed] [--dictations N] [RUNS]
@@ -59,6 +60,20 @@ finish() {
 }
 trap finish EXIT
 
+# The run with the cache must really use it, in every start of a checkout, not just the first (issue 24:
+# JNativeHook's extracted library once made ./dictum's freshness test drop it from the second start on):
+# the JVM was given -XX:AOTCache and said nothing about it ([error][aot] when it cannot map the file),
+# and ./dictum did not call it stale.
+aot_in_use() {
+  local j; j=$(harness_java_pid)
+  if ! tr '\0' ' ' <"/proc/$j/cmdline" | grep -q -- "-XX:AOTCache=" \
+     || grep -qE '\[(error|warning)\]\[aot|start-up cache is older' "$harness_work/app.out" "$harness_work/app.err"; then
+    echo "measure-startup: FAIL: the AOT cache is not in use: $(grep -hE 'aot|cache' "$harness_work/app.out" "$harness_work/app.err" | head -3)" >&2
+    exit 1
+  fi
+  echo "measure-startup: AOT cache in use" >&2
+}
+
 # One run: prints "HOTKEY_MS WARM_MS FIRST_MS TENTH_MS" (FIRST/TENTH: engine ms after release).
 one_run() { # aot|plain
   (
@@ -70,6 +85,7 @@ one_run() { # aot|plain
     fi
     harness_start "${launcher[@]}"
     hot=$(harness_until '^Dictum is ready: ' 60 stdout)
+    [ "$1" = aot ] && aot_in_use
     first=-1 last=-1
     for ((i = 1; i <= dictations; i++)); do
       last=$(harness_dictate "$wav")

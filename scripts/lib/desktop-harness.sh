@@ -1,4 +1,5 @@
-# Sourced by scripts/measure-memory.sh and scripts/measure-startup.sh: a private headless desktop
+# Sourced by scripts/measure-memory.sh, scripts/measure-startup.sh, scripts/soak.sh and (harness_install)
+# scripts/e2e-desktop.sh: a private headless desktop
 # (Xvfb, a tray host when trayer is installed, PulseAudio with a virtual microphone) and helpers that
 # start `./dictum app` (or another launcher) as a user does and dictate a WAV through the real hotkey.
 # Needs Xvfb, xdotool and pulseaudio/pactl/paplay (scripts/e2e-desktop.sh installs them as root).
@@ -20,6 +21,41 @@ harness_wait() { # seconds, command...
     sleep 0.05
   done
 }
+# Installs the Debian packages that give the tools named (as root, with apt-get) when any is missing;
+# "python3-tk" stands for Tk in python3, "gnuplot" for gnuplot-nox. Exits 2 saying what is missing otherwise.
+harness_install() { # tool...
+  local missing=() t
+  for t in "$@"; do
+    case "$t" in
+      python3-tk) /usr/bin/python3 -c 'import tkinter' >/dev/null 2>&1 || missing+=("$t") ;;
+      *) command -v "$t" >/dev/null 2>&1 || missing+=("$t") ;;
+    esac
+  done
+  [ ${#missing[@]} = 0 ] && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "$(basename "$0"): missing: ${missing[*]} (run as root to install them, or install them)" >&2
+    exit 2
+  fi
+  echo "$(basename "$0"): installing what is missing (${missing[*]})"
+  local extra=()
+  for t in "${missing[@]}"; do
+    case "$t" in gnuplot) extra+=(gnuplot-nox) ;; openbox) extra+=(openbox) ;; esac
+  done
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xauth x11-utils \
+    x11-xserver-utils xdotool xclip imagemagick libxtst6 libxkbcommon-x11-0 libxkbcommon0 libx11-xcb1 libxt6 \
+    libxinerama1 libxi6 libxrender1 libxrandr2 pulseaudio pulseaudio-utils libasound2 libasound2-plugins \
+    alsa-utils sox trayer libgtk-3-0 libgl1 libglib2.0-0 fonts-dejavu-core python3-tk sqlite3 "${extra[@]}" >/dev/null
+}
+
+# Builds the app's jars when ./dictum has none yet.
+harness_build_app() {
+  if ! compgen -G "app/target/dictum-app-*.jar" >/dev/null || [ ! -d app/target/lib ]; then
+    echo "$(basename "$0"): building the app"
+    (source scripts/java-env.sh && mvn -B -q -pl app -am -DskipTests package)
+  fi
+}
+
 harness_need() {
   local m=()
   for t in Xvfb xdotool pulseaudio pactl paplay xdpyinfo; do command -v "$t" >/dev/null || m+=("$t"); done
@@ -55,12 +91,40 @@ harness_desktop() {
   harness_wait 10 pactl info || { echo "$(basename "$0"): PulseAudio did not start" >&2; exit 1; }
   pactl load-module module-null-sink sink_name=speaker >/dev/null
   pactl load-module module-null-sink sink_name=vmic_sink rate=16000 channels=1 format=s16le >/dev/null
-  pactl load-module module-remap-source master=vmic_sink.monitor source_name=vmic >/dev/null
   pactl set-default-sink speaker
-  pactl set-default-source vmic
-  pacat --playback --device=vmic_sink --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
+  harness_mic vmic
+}
+
+# A virtual microphone NAME (a null sink NAME_sink whose monitor is remapped as the source NAME), made
+# the default source and kept flowing with zeros as a real one is; $harness_mic_module is its source
+# module (unload it to unplug the microphone), $harness_mic_sink where to play into it.
+harness_mic() { # name
+  pactl load-module module-null-sink sink_name="$1_sink" rate=16000 channels=1 format=s16le >/dev/null
+  harness_mic_module=$(pactl load-module module-remap-source master="$1_sink.monitor" source_name="$1")
+  harness_mic_sink="$1_sink"
+  pactl set-default-source "$1"
+  pacat --playback --device="$1_sink" --rate=16000 --channels=1 --format=s16le --latency-msec=20 /dev/zero \
     2>/dev/null &
   harness_pids+=($!)
+}
+
+# A python3-tk text window with the focus that writes what it holds to FILE ($harness_target_wid).
+harness_target_window() { # file
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/../e2e/target_window.py" "$1" >"$harness_work/target.log" 2>&1 &
+  harness_pids+=($!)
+  harness_target_wid="$(timeout 20 xdotool search --sync --name '^dictum-e2e-target$' | head -1)" \
+    || { echo "$(basename "$0"): the target window did not open" >&2; exit 1; }
+  # Found before it is mapped under load: focusing an unmapped window is a BadMatch, so try for a while.
+  harness_wait 10 xdotool windowfocus --sync "$harness_target_wid" \
+    || { echo "$(basename "$0"): the target window cannot take the focus" >&2; exit 1; }
+  harness_wait 5 test -f "$1" || { echo "$(basename "$0"): the target window does not write its text" >&2; exit 1; }
+}
+
+# The app log's lines that end a recording one way or another (one per recording).
+harness_outcomes='release-to-text|nothing inserted|transcription failed|insertion failed|too short|recording cancelled|recording stopped: microphone'
+# The last outcome line after line MARK of the log ("" when none yet).
+harness_outcome_since() { # mark
+  tail -n +"$(($1 + 1))" "$harness_log" | grep -E "$harness_outcomes" | tail -1 || true
 }
 
 # Writes the settings file choosing MODEL (push-to-talk on Ctrl+Alt+Space, paste).
@@ -113,12 +177,12 @@ harness_dictate() { # wav
   local mark; mark=$(wc -l <"$harness_log")
   xdotool keydown --delay 0 ctrl+alt+space
   sleep 0.3
-  paplay --device=vmic_sink "$1"
+  paplay --device="$harness_mic_sink" "$1"
   sleep 0.3
   xdotool keyup --delay 0 ctrl+alt+space
   local until=$((SECONDS + 120)) line=""
   while [ -z "$line" ]; do
-    line=$(tail -n +"$((mark + 1))" "$harness_log" | grep -E "release-to-text|nothing inserted|failed|too short" | tail -1 || true)
+    line=$(harness_outcome_since "$mark")
     [ $SECONDS -lt $until ] || { echo "$(basename "$0"): no dictation outcome in 120 s" >&2; exit 1; }
     [ -n "$line" ] || sleep 0.05
   done

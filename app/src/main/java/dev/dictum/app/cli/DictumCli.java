@@ -33,7 +33,8 @@ public final class DictumCli implements Runnable {
     public static void main(String[] args) {
         int code;
         try {
-            code = commandLine().execute(args);
+            Integer fast = AppFastPath.run(args); // the desktop's plain start skips picocli (AOT cache)
+            code = fast != null ? fast : commandLine().execute(args);
         } catch (Error e) {
             // picocli hands only Exceptions to the handler; an Error (out of memory) still gets one line.
             System.err.println("dictum: error: " + OneLineErrors.describe(e));

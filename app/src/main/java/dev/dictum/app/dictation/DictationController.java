@@ -129,13 +129,16 @@ public final class DictationController implements AutoCloseable {
                 engine == null ? null : engine.start(live), s.audio().speechThresholdDb().floatValue(),
                 s.audio().trimSilence(), this::deviceLost);
         self[0] = r;
+        r.journal = CaptureJournal.openOrNull(p.recordings().dir(), r.startedAt); // before attach: the pre-roll too
         synchronized (this) {
             if (recording != null) {
                 r.cancel();
+                r.dropJournal();
                 return false;
             }
             if (!p.audio().attach(r)) {
                 r.cancel();
+                r.dropJournal();
                 String problem = p.audio().problem();
                 p.notifier().notice(Notifier.Kind.ERROR, problem == null ? "No microphone" : problem);
                 return false;
@@ -183,6 +186,7 @@ public final class DictationController implements AutoCloseable {
                 LOG.error("dictation failed unexpectedly", e);
                 p.notifier().notice(Notifier.Kind.ERROR, "Dictation failed: " + e.getMessage());
             } finally {
+                r.dropJournal();
                 synchronized (this) {
                     queued--;
                 }
@@ -251,12 +255,34 @@ public final class DictationController implements AutoCloseable {
                 }
                 prune(s, wav);
             } finally {
+                r.dropJournal();
                 synchronized (this) {
                     queued--;
                 }
                 publish();
             }
         });
+    }
+
+    /**
+     * At start: recordings that a previous run could not finish (the process died mid-dictation) go
+     * into History as failed, marked "interrupted", and the newest is offered for Retry.
+     *
+     * @return how many were found
+     */
+    public int recoverInterrupted() {
+        Settings s = p.settings().get();
+        List<InterruptedRecordings.Found> found = InterruptedRecordings.recover(p.recordings());
+        for (InterruptedRecordings.Found f : found) {
+            lastFailed = record(s, new HistoryEntry(0, f.startedAt(), f.durationMillis(), "", null, null, null, -1, -1,
+                    -1, -1, f.wav(), HistoryStatus.FAILED, InterruptedRecordings.NOTE));
+        }
+        if (!found.isEmpty()) {
+            publish();
+            p.notifier().notice(Notifier.Kind.WARNING, "A dictation was interrupted when Dictum stopped; the recording"
+                    + " is kept in History; choose Retry in the tray.");
+        }
+        return found.size();
     }
 
     public boolean recording() {

@@ -30,6 +30,8 @@ final class Recording implements AudioSink {
     volatile long stopNanos;
     volatile boolean enterAfter;
     private int preRollSamples;
+    /** Where the audio also goes as it arrives, to survive a crash; null when none could be created. */
+    volatile CaptureJournal journal;
 
     private final boolean trim;
 
@@ -65,6 +67,10 @@ final class Recording implements AudioSink {
             return;
         }
         all.append(samples16k);
+        CaptureJournal j = journal;
+        if (j != null) {
+            j.append(samples16k);
+        }
         trimmer.push(samples16k); // also without trimming: it still measures whether anyone spoke
         if (!trim) {
             send(samples16k);
@@ -101,6 +107,15 @@ final class Recording implements AudioSink {
 
     synchronized double seconds() {
         return all.size() / 16000.0;
+    }
+
+    /** The recording's outcome is kept (WAV saved, or not worth keeping): its crash journal goes. */
+    void dropJournal() {
+        CaptureJournal j = journal;
+        journal = null;
+        if (j != null) {
+            j.discard();
+        }
     }
 
     boolean heardSpeech() {

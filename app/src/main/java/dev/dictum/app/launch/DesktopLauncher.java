@@ -23,6 +23,7 @@ import dev.dictum.app.os.Autostart;
 import dev.dictum.app.os.FocusTracker;
 import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.Settings;
+import dev.dictum.app.settings.SettingsFileWatch;
 import dev.dictum.app.settings.SettingsStore;
 import dev.dictum.app.sound.Playback;
 import dev.dictum.app.sound.SoundCues;
@@ -124,6 +125,7 @@ public final class DesktopLauncher {
         KeyboardWatch keyboard = new KeyboardWatch();
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,
                 engines, inserter, focus, keyboard, new RecordingsFolder(dirs.recordings()), history, notifier));
+        controller.recoverInterrupted(); // a dictation the last run died in (kill -9, a driver crash)
         SoundCues sounds = new SoundCues(() -> settings.current().audio());
         closeLast.add(sounds);
         DesktopWindows windows = new DesktopWindows(windowParts(app, settings, mic, controller, history, inserter));
@@ -150,6 +152,7 @@ public final class DesktopLauncher {
             models.settingsChanged(before, after);
             app.settingsChanged(before, after);
         });
+        SettingsFileWatch.start(settings, why -> notifier.notice(Notifier.Kind.WARNING, why)); // edits from outside
         instance.onPoke(() -> notifier.notice(Notifier.Kind.INFO, app.hasTray()
                 ? "Dictum is already running: its menu is on the tray icon"
                 : "Dictum is already running: this is its window"));
