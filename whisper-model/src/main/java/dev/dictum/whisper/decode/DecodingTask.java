@@ -35,7 +35,10 @@ import java.util.random.RandomGenerator;
  * and decoding goes on one step at a time (after one more pass over the draft's rest, if at least
  * {@value #RESYNC_MIN} tokens of it are left). The first token is decided from the same prompt pass as
  * without a draft, so a draft wrong from its start costs nothing. The decisions are those of plain greedy decoding; the
- * logits of the draft positions come from the batched pass (see {@link DecoderState#feedAll}).
+ * logits of the draft positions come from the batched pass (see {@link DecoderState#feedAll}), which
+ * may differ from single steps in the last bits: where a drafted position's top two logits (after the
+ * filters) are closer than {@link #DRAFT_TIE_MARGIN}, the decision is re-made from a single step and
+ * the rest is decoded step by step, so a draft never changes a decision.
  */
 public final class DecodingTask {
     private final WhisperInference model;
@@ -133,8 +136,17 @@ public final class DecodingTask {
         for (int i = 0; i < sampleLen; i++) {
             float[][] next = logits;
             if (ahead != null && i - aheadBase < ahead.length
-                    && (i == aheadBase || batch.last(0) == checked[i - 1])) {
+                    && (i == aheadBase || batch.last(0) == checked[i - 1])
+                    && !nearTie(ahead[i - aheadBase], filters, batch)) {
                 next = new float[][] {ahead[i - aheadBase]}; // the draft so far was right: already computed
+            } else if (ahead != null && i - aheadBase < ahead.length
+                    && (i == aheadBase || batch.last(0) == checked[i - 1])) {
+                // A near-tie in the batched pass's logits: re-decided from a single step, as without a
+                // draft; the rest goes step by step (a near-tie is rare).
+                state.truncate(tokens.length + i - 1);
+                ahead = null;
+                step[0][0] = batch.last(0);
+                state.feed(step, logits);
             } else {
                 boolean wrong = ahead != null && i - aheadBase < ahead.length;
                 if (ahead != null) {
@@ -153,6 +165,11 @@ public final class DecodingTask {
                     aheadBase = i;
                     passes++;
                     next = new float[][] {ahead[0]};
+                    if (nearTie(ahead[0], filters, batch)) { // re-decided from a single step, as below
+                        state.truncate(tokens.length + i - 1);
+                        ahead = null;
+                        next = logits;
+                    }
                 }
                 if (next == logits && i > 0) {
                     for (int r = 0; r < group; r++) {
@@ -190,6 +207,34 @@ public final class DecodingTask {
         return new DecodingResult(language, languageProbabilities, best.tokens(), probabilities, text,
                 best.sumLogprob(), avgLogprob, noSpeechProb, options.temperature(), CompressionRatio.of(text),
                 checked == null ? 0 : checked.length, accepted);
+    }
+
+    /**
+     * The top-two logit margin below which a decision on the batched pass's logits is re-made from a
+     * single step. The batched pass computes the same function in another order and differs in the
+     * last bits: DraftEquivalenceTest measures the largest difference on every sample (CPU) and
+     * requires it to stay under a quarter of this bound; the GPU bundle's GpuStepGraphTest bounds the
+     * relative error of the batched logits at 1e-3.
+     */
+    static final float DRAFT_TIE_MARGIN = 0.05f;
+
+    /** Whether the top two of {@code logits}, after the filters, are closer than {@link #DRAFT_TIE_MARGIN}. */
+    private static boolean nearTie(float[] logits, LogitFilter[] filters, SequenceBatch batch) {
+        float[] f = logits.clone();
+        for (LogitFilter filter : filters) {
+            filter.apply(f, batch.tokens[0], batch.length());
+        }
+        float top = Float.NEGATIVE_INFINITY;
+        float second = Float.NEGATIVE_INFINITY;
+        for (float v : f) {
+            if (v > top) {
+                second = top;
+                top = v;
+            } else if (v > second) {
+                second = v;
+            }
+        }
+        return top - second < DRAFT_TIE_MARGIN;
     }
 
     /**
