@@ -125,7 +125,7 @@ dictum_bench() { # label classpath size
       "encoder_ms":d["encoder_ms"]["median"],"encoder_min_ms":d["encoder_ms"]["min"],
       "decode_ms_per_token":d["decode_ms_per_token"]["median"],
       "beam5_ms_per_step":d.get("beam_ms_per_step",{}).get("median"),
-      "peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5])}))' \
+      "peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5]),"memory_mib":d.get("memory_mib")}))' \
       "$j" "$label" "$s" "$peak" "$BASE_MIB" >>"$RES"
   else
     echo "bench-gpu: dictum ($label) failed on $s (see dictum.log)"

@@ -28,6 +28,26 @@ public interface Backend extends AutoCloseable {
     /** A zero-filled f32 activation buffer of {@code floats} elements. */
     Buffer allocate(long floats);
 
+    /**
+     * {@link #allocate} counted under {@code category} in {@link #memoryReport}; this default (a backend
+     * that keeps no accounts) ignores the category.
+     */
+    default Buffer allocate(long floats, MemoryCategory category) {
+        return allocate(floats);
+    }
+
+    /** What this backend holds, by category, and the device's own figure where it has one. */
+    default MemoryReport memoryReport() {
+        return new MemoryLedger().report(-1, -1, -1);
+    }
+
+    /**
+     * The model has uploaded every weight: a backend may free what only uploads use (the GPU's raw
+     * upload scratch, as large as the largest weight as stored).
+     */
+    default void weightsUploaded() {
+    }
+
     /** Copies {@code count} floats from the host into {@code dst} at {@code dstOffset}. */
     void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count);
 

@@ -3,6 +3,7 @@ package dev.dictum.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dictum.audio.AudioInput;
+import dev.dictum.gpu.MemoryReport;
 import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.EncoderContext;
 import dev.dictum.whisper.session.EngineBenchmark;
@@ -55,7 +56,7 @@ final class BenchCommand extends ModelCommand {
     String audioCtx;
 
     @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...},"
-            + "\"beam_ms_per_step\":{...}}.")
+            + "\"beam_ms_per_step\":{...},\"memory_mib\":{peak,steady,by_category,device_...}}.")
     boolean json;
 
     @Override
@@ -71,6 +72,7 @@ final class BenchCommand extends ModelCommand {
         try (WhisperEngine engine = WhisperEngine.load(common.model, Backends.open(common.backend))) {
             EngineBenchmark.Result r = EngineBenchmark.run(engine, samples, warmup, runs, tokens, context, beams);
             PrintWriter out = spec.commandLine().getOut();
+            MemoryReport memory = engine.backend().memoryReport();
             if (json) {
                 ObjectMapper m = new ObjectMapper();
                 ObjectNode o = m.createObjectNode();
@@ -87,6 +89,7 @@ final class BenchCommand extends ModelCommand {
                 o.put("runs", runs);
                 o.put("backend", engine.backend().name());
                 o.put("model", engine.modelDescription());
+                BenchMemory.json(o, memory);
                 out.println(m.writeValueAsString(o));
             } else {
                 out.printf(Locale.ROOT, "model    %s%nbackend  %s%n", engine.modelDescription(),
@@ -102,6 +105,7 @@ final class BenchCommand extends ModelCommand {
                             + " + one token per sequence)%n", r.beams(), r.beamMsPerStep().median(),
                             r.beamMsPerStep().min(), r.beamMsPerStep().max());
                 }
+                BenchMemory.print(out, memory);
             }
             out.flush();
         }

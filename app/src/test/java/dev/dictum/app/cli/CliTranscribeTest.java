@@ -78,6 +78,17 @@ class CliTranscribeTest {
             assertThat(j.get(k).get("min").asDouble()).isLessThanOrEqualTo(j.get(k).get("max").asDouble());
         }
         assertThat(j.get("beams").asInt()).isEqualTo(5); // issue 12's beam-5 figure, by default
+        JsonNode mem = j.get("memory_mib"); // issue 22: the budget by category
+        for (String c : new String[] {"self_kv", "cross_kv", "encoder_scratch", "decoder_scratch"}) {
+            assertThat(mem.get("by_category").get(c).get("peak").asDouble()).as(c).isPositive();
+        }
+        double sumOfPeaks = 0;
+        for (JsonNode c : mem.get("by_category")) { // every category (a GPU's weights and staging too)
+            assertThat(c.get("peak").asDouble()).isGreaterThanOrEqualTo(c.get("steady").asDouble());
+            sumOfPeaks += c.get("peak").asDouble();
+        }
+        assertThat(mem.get("peak").asDouble()).isPositive().isLessThanOrEqualTo(sumOfPeaks + 1e-9)
+                .isGreaterThanOrEqualTo(mem.get("steady").asDouble());
         CliRun greedyOnly = CliRun.of("bench", "--json", "--runs", "1", "--warmup", "0", "--tokens", "2", "--beams", "0",
                 "--model", MODELS.resolve("toy-en/ggml-toy-en.bin").toString());
         assertThat(greedyOnly.exitCode()).as(greedyOnly.err()).isZero();

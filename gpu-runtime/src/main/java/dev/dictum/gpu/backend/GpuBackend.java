@@ -29,6 +29,8 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryReport;
 import dev.dictum.gpu.StepGraph;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
@@ -120,7 +122,22 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized Buffer allocate(long floats) {
-        return memory.allocate(floats);
+        return memory.allocate(floats, MemoryCategory.OTHER);
+    }
+
+    @Override
+    public synchronized Buffer allocate(long floats, MemoryCategory category) {
+        return memory.allocate(floats, category);
+    }
+
+    @Override
+    public synchronized MemoryReport memoryReport() {
+        return memory.report();
+    }
+
+    @Override
+    public synchronized void weightsUploaded() {
+        memory.uploadsDone();
     }
 
     @Override

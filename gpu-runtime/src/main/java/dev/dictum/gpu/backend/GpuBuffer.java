@@ -1,16 +1,26 @@
 package dev.dictum.gpu.backend;
 
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryLedger;
 import dev.dictum.gpu.device.DeviceBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** An f32 activation buffer in device memory. */
 final class GpuBuffer implements Buffer {
     final DeviceBuffer memory;
     private final long floats;
+    private final MemoryLedger ledger;
+    private final MemoryCategory category;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    GpuBuffer(DeviceBuffer memory, long floats) {
+    /** Counted in {@code ledger} under {@code category} until closed. */
+    GpuBuffer(DeviceBuffer memory, long floats, MemoryLedger ledger, MemoryCategory category) {
         this.memory = memory;
         this.floats = floats;
+        this.ledger = ledger;
+        this.category = category;
+        ledger.allocated(category, memory.bytes());
     }
 
     /** Device address of float {@code index}. */
@@ -28,6 +38,9 @@ final class GpuBuffer implements Buffer {
 
     @Override
     public void close() {
-        memory.close();
+        if (closed.compareAndSet(false, true)) {
+            memory.close();
+            ledger.freed(category, memory.bytes());
+        }
     }
 }

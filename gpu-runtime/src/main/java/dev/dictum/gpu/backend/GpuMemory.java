@@ -3,6 +3,9 @@ package dev.dictum.gpu.backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryLedger;
+import dev.dictum.gpu.MemoryReport;
 import dev.dictum.gpu.ModelTooLarge;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
@@ -21,7 +24,8 @@ import java.util.Locale;
  * staging ring for host copies, and the scratch the ops reuse (the raw upload scratch, the hilo GEMM's
  * input planes, cross-attention's partials). Everything here is freed by {@link #close} and nothing
  * before it, except scratch that grows (after the stream has finished with the old one). Not
- * thread-safe: the backend's lock serialises every call.
+ * thread-safe: the backend's lock serialises every call. Every allocation is counted by
+ * {@link MemoryCategory} in a {@link MemoryLedger} ({@link #report}).
  */
 final class GpuMemory implements AutoCloseable {
     private final Device device;
@@ -29,6 +33,9 @@ final class GpuMemory implements AutoCloseable {
     private final KernelCache kernels;
     private final DeviceBuffer ringOnDevice;
     private final Staging staging;
+    private final MemoryLedger ledger = new MemoryLedger();
+    /** The device's used bytes (total - free) before this memory allocated anything: the context, modules. */
+    private final long usedAtStart;
     private final List<GpuWeight> weights = new ArrayList<>();
     private DeviceBuffer rawScratch;
     /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
@@ -44,13 +51,15 @@ final class GpuMemory implements AutoCloseable {
         this.device = device;
         this.stream = stream;
         this.kernels = kernels;
-        this.ringOnDevice = device.allocate(Staging.RING_BYTES);
+        long[] info = device.memoryInfo();
+        this.usedAtStart = info[1] - info[0];
+        this.ringOnDevice = deviceBytes(Staging.RING_BYTES, MemoryCategory.STAGING);
         this.staging = new Staging(device.driver(), stream, ringOnDevice);
         // Allocated here, not at the first cross-attention: no allocation may happen while a
         // decoder step is being captured, and a captured graph keeps these addresses.
         int slots = LaunchGeometry.CROSS_SLOTS_PER_SM * device.props().multiprocessors();
-        this.crossPartials = device.allocate(4L * slots * LaunchGeometry.CROSS_SLOT_FLOATS);
-        this.crossTickets = device.allocate(4L * slots);
+        this.crossPartials = deviceBytes(4L * slots * LaunchGeometry.CROSS_SLOT_FLOATS, MemoryCategory.DECODER_SCRATCH);
+        this.crossTickets = deviceBytes(4L * slots, MemoryCategory.DECODER_SCRATCH);
         stream.fill32(crossTickets.address(), 0, slots); // each split launch leaves them at 0 again
     }
 
@@ -72,9 +81,39 @@ final class GpuMemory implements AutoCloseable {
 
     private static final double GIB = 1L << 30;
 
+    /** Device memory counted under {@code c}: every allocation here goes through this or a {@link GpuBuffer}. */
+    private DeviceBuffer deviceBytes(long bytes, MemoryCategory c) {
+        DeviceBuffer b = device.allocate(bytes);
+        ledger.allocated(c, b.bytes());
+        return b;
+    }
+
+    /** Frees {@code b} (null: nothing) and takes it off the ledger's {@code c}. */
+    private void free(DeviceBuffer b, MemoryCategory c) {
+        if (b != null) {
+            b.close();
+            ledger.freed(c, b.bytes());
+        }
+    }
+
+    /** The ledger's figures and the device's (total - free now, and at start). */
+    MemoryReport report() {
+        long[] info = device.memoryInfo();
+        return ledger.report(usedAtStart, info[1] - info[0], info[1]);
+    }
+
+    /** Frees the raw upload scratch (as large as the largest weight as stored); the next upload grows it again. */
+    void uploadsDone() {
+        if (rawScratch != null) {
+            stream.synchronize(); // the last conversion has read it (upload waits, but keep it explicit)
+            free(rawScratch, MemoryCategory.STAGING);
+            rawScratch = null;
+        }
+    }
+
     Weight upload(HostTensor t) {
         long n = t.elementCount();
-        DeviceBuffer f16 = device.allocate(2 * n);
+        DeviceBuffer f16 = deviceBytes(2 * n, MemoryCategory.WEIGHTS);
         try {
             switch (t.dtype()) {
                 case F16 -> staging.toDevice(t.data(), f16.address());
@@ -91,12 +130,15 @@ final class GpuMemory implements AutoCloseable {
                 }
                 case I8 -> {
                     long raw = rawCopy(t);
-                    try (DeviceBuffer scales = device.allocate(t.rowScales().byteSize())) {
+                    DeviceBuffer scales = deviceBytes(t.rowScales().byteSize(), MemoryCategory.STAGING);
+                    try {
                         staging.toDevice(t.rowScales(), scales.address());
                         gridStride(kernels.kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
                                 .ptr(scales.address()).ptr(f16.address()).i32(Math.toIntExact(t.rows()))
                                 .i32(Math.toIntExact(t.cols())));
                         stream.synchronize();
+                    } finally {
+                        free(scales, MemoryCategory.STAGING);
                     }
                 }
                 default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
@@ -104,7 +146,7 @@ final class GpuMemory implements AutoCloseable {
             // The raw scratch is reused by the next upload: this conversion must have read it.
             stream.synchronize();
         } catch (RuntimeException e) {
-            f16.close();
+            free(f16, MemoryCategory.WEIGHTS);
             throw e;
         }
         GpuWeight w = new GpuWeight(t, f16);
@@ -129,10 +171,10 @@ final class GpuMemory implements AutoCloseable {
         if (rawScratch == null || rawScratch.bytes() < bytes) {
             if (rawScratch != null) {
                 stream.synchronize();
-                rawScratch.close();
+                free(rawScratch, MemoryCategory.STAGING);
                 rawScratch = null;
             }
-            rawScratch = device.allocate(bytes);
+            rawScratch = deviceBytes(bytes, MemoryCategory.STAGING);
         }
         return rawScratch;
     }
@@ -142,10 +184,10 @@ final class GpuMemory implements AutoCloseable {
         if (hiloPlanes == null || hiloPlanes.bytes() < bytes) {
             if (hiloPlanes != null) {
                 stream.synchronize(); // a GEMM queued on the old planes may still read them
-                hiloPlanes.close();
+                free(hiloPlanes, MemoryCategory.ENCODER_SCRATCH);
                 hiloPlanes = null;
             }
-            hiloPlanes = device.allocate(bytes);
+            hiloPlanes = deviceBytes(bytes, MemoryCategory.ENCODER_SCRATCH);
         }
         return hiloPlanes;
     }
@@ -158,12 +200,12 @@ final class GpuMemory implements AutoCloseable {
         return crossTickets.address();
     }
 
-    Buffer allocate(long floats) {
+    Buffer allocate(long floats, MemoryCategory category) {
         DeviceBuffer m = device.allocate(4 * floats);
         if (floats > 0) {
             stream.fill32(m.address(), 0, floats);
         }
-        return new GpuBuffer(m, floats);
+        return new GpuBuffer(m, floats, ledger, category);
     }
 
     void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count) {
@@ -196,18 +238,14 @@ final class GpuMemory implements AutoCloseable {
     /** Frees the weights, the scratch and the staging ring (the stream must have finished with them). */
     @Override
     public void close() {
-        weights.forEach(w -> w.f16.close());
+        weights.forEach(w -> free(w.f16, MemoryCategory.WEIGHTS));
         weights.clear();
-        if (rawScratch != null) {
-            rawScratch.close();
-        }
-        if (hiloPlanes != null) {
-            hiloPlanes.close();
-        }
-        crossPartials.close();
-        crossTickets.close();
+        free(rawScratch, MemoryCategory.STAGING);
+        free(hiloPlanes, MemoryCategory.ENCODER_SCRATCH);
+        free(crossPartials, MemoryCategory.DECODER_SCRATCH);
+        free(crossTickets, MemoryCategory.DECODER_SCRATCH);
         staging.close();
-        ringOnDevice.close();
+        free(ringOnDevice, MemoryCategory.STAGING);
     }
 
     static GpuBuffer buf(Buffer b) {

@@ -4,6 +4,9 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryLedger;
+import dev.dictum.gpu.MemoryReport;
 import dev.dictum.gpu.Weight;
 
 /**
@@ -24,9 +27,23 @@ public final class CpuBackend implements Backend {
         return CpuWeight.of(tensor, tensor.rank() == 1);
     }
 
+    /** The activation buffers' heap bytes by category (weights are the mapped file: not counted). */
+    private final MemoryLedger ledger = new MemoryLedger();
+
     @Override
     public Buffer allocate(long floats) {
-        return new CpuBuffer(floats);
+        return allocate(floats, MemoryCategory.OTHER);
+    }
+
+    @Override
+    public Buffer allocate(long floats, MemoryCategory category) {
+        return new CpuBuffer(floats, ledger, category);
+    }
+
+    /** The buffers' heap bytes; no device figures (-1). */
+    @Override
+    public MemoryReport memoryReport() {
+        return ledger.report(-1, -1, -1);
     }
 
     @Override

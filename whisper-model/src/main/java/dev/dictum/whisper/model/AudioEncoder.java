@@ -3,6 +3,7 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
@@ -129,14 +130,14 @@ final class AudioEncoder {
         }
         int n = d.nAudioState();
         long rows = d.nAudioCtx();
-        mel = be.allocate((long) d.nMels() * d.melFrames());
-        c1 = be.allocate((long) d.melFrames() * n);
-        h = be.allocate(rows * n);
-        q = be.allocate(rows * n);
-        k = be.allocate(rows * n);
-        v = be.allocate(rows * n);
-        a = be.allocate(rows * n);
-        mlp = be.allocate(rows * 4 * n);
+        mel = be.allocate((long) d.nMels() * d.melFrames(), MemoryCategory.ENCODER_SCRATCH);
+        c1 = be.allocate((long) d.melFrames() * n, MemoryCategory.ENCODER_SCRATCH);
+        h = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
+        q = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
+        k = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
+        v = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
+        a = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
+        mlp = be.allocate(rows * 4 * n, MemoryCategory.ENCODER_SCRATCH);
     }
 
     /** Frees the scratch (it is allocated again on the next encode). */

@@ -3,6 +3,7 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.StepGraph;
 import java.util.Arrays;
@@ -80,13 +81,13 @@ final class KvDecoderState implements DecoderState {
         spareValues = new Buffer[layers];
         long cache = (long) maxBatch * ctx * n;
         for (int l = 0; l < layers; l++) {
-            keys[l] = be.allocate(cache);
-            values[l] = be.allocate(cache);
+            keys[l] = be.allocate(cache, MemoryCategory.SELF_KV);
+            values[l] = be.allocate(cache, MemoryCategory.SELF_KV);
         }
-        last = be.allocate((long) maxBatch * n);
-        logits = be.allocate((long) maxBatch * dec.dims.nVocab());
+        last = be.allocate((long) maxBatch * n, MemoryCategory.DECODER_SCRATCH);
+        logits = be.allocate((long) maxBatch * dec.dims.nVocab(), MemoryCategory.DECODER_SCRATCH);
         keyCounts = new int[maxBatch];
-        step = be.allocate(3);
+        step = be.allocate(3, MemoryCategory.DECODER_SCRATCH);
         one = new Scratch(be, 1, n);
         ensureScratch(Math.max(maxBatch, 4));
     }
@@ -150,7 +151,7 @@ final class KvDecoderState implements DecoderState {
             }
             // room for a typical draft at once: growing later frees the old buffer (a device sync)
             allLogitsRows = Math.max(count, 32);
-            allLogits = be.allocate((long) allLogitsRows * vocab);
+            allLogits = be.allocate((long) allLogitsRows * vocab, MemoryCategory.DECODER_SCRATCH);
         }
         be.linear(s.h, 0, count, dec.tokens, null, allLogits, 0, Epilogue.NONE);
         if (hostLogits.length < count * vocab) {
@@ -371,8 +372,8 @@ final class KvDecoderState implements DecoderState {
         for (int l = 0; l < keys.length; l++) {
             if (spareKeys[l] == null) {
                 long cache = (long) maxBatch * ctx * n;
-                spareKeys[l] = be.allocate(cache);
-                spareValues[l] = be.allocate(cache);
+                spareKeys[l] = be.allocate(cache, MemoryCategory.SELF_KV);
+                spareValues[l] = be.allocate(cache, MemoryCategory.SELF_KV);
             }
             for (int i = 0; i < sourceOf.length; i++) {
                 if (sourceOf[i] < 0 || sourceOf[i] >= batch) {
@@ -433,13 +434,13 @@ final class KvDecoderState implements DecoderState {
         Scratch(Backend be, int rows, int n) {
             this.rows = rows;
             long r = rows;
-            x = be.allocate(r * n);
-            h = be.allocate(r * n);
-            q = be.allocate(r * n);
-            kNew = be.allocate(r * n);
-            vNew = be.allocate(r * n);
-            att = be.allocate(r * n);
-            mlp = be.allocate(r * 4 * n);
+            x = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            h = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            q = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            kNew = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            vNew = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            att = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
+            mlp = be.allocate(r * 4 * n, MemoryCategory.DECODER_SCRATCH);
         }
 
         void close() {

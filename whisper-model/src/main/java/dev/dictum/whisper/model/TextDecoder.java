@@ -3,6 +3,7 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
@@ -44,7 +45,7 @@ final class TextDecoder {
     void project(Backend be, WindowBuffers b) {
         int n = dims.nTextState();
         int t = b.frames;
-        try (Buffer keys = be.allocate((long) t * n)) {
+        try (Buffer keys = be.allocate((long) t * n, MemoryCategory.ENCODER_SCRATCH)) {
             for (int l = 0; l < blocks.length; l++) {
                 AttentionWeights c = blocks[l].cross();
                 be.project(b.output, t, new Projection(c.key(), null, keys),

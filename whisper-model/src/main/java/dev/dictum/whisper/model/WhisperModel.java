@@ -26,6 +26,7 @@ public final class WhisperModel implements WhisperInference {
         this.backend = backend;
         this.encoder = new AudioEncoder(source, backend);
         this.decoder = new TextDecoder(source, backend);
+        backend.weightsUploaded(); // the GPU's raw upload scratch (large-v3's f32 token table: 265 MB) goes
         WhisperDims d = source.dims();
         this.windows = new WindowPool(backend, d.nAudioCtx(), d.nAudioState(), d.nTextLayer(), keepStepBuffers);
         this.decoders = new DecoderPool(backend, decoder, keepStepBuffers);

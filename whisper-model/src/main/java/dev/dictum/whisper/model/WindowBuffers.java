@@ -2,6 +2,7 @@ package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.MemoryCategory;
 
 /**
  * The backend memory of one encoded window: the encoder output and, per decoder layer, the
@@ -33,12 +34,12 @@ final class WindowBuffers {
         int stride = TextDecoder.keysStride(frames);
         Buffer[] keysT = new Buffer[layers];
         Buffer[] values = new Buffer[layers];
-        Buffer output = be.allocate((long) frames * cols);
+        Buffer output = be.allocate((long) frames * cols, MemoryCategory.ENCODER_SCRATCH);
         WindowBuffers b = new WindowBuffers(frames, cols, output, keysT, stride, values);
         try {
             for (int l = 0; l < layers; l++) {
-                keysT[l] = be.allocate((long) cols * stride);
-                values[l] = be.allocate((long) frames * cols);
+                keysT[l] = be.allocate((long) cols * stride, MemoryCategory.CROSS_KV);
+                values[l] = be.allocate((long) frames * cols, MemoryCategory.CROSS_KV);
             }
         } catch (RuntimeException e) {
             b.free();

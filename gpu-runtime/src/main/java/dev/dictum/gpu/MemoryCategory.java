@@ -1,0 +1,30 @@
+package dev.dictum.gpu;
+
+/** What a backend's memory holds, for the memory budget (bench, doctor): each allocation has one. */
+public enum MemoryCategory {
+    /** Model weights as the backend holds them (f16 on a GPU). */
+    WEIGHTS("weights"),
+    /** The decoder's self-attention key/value caches (and beam search's spare set). */
+    SELF_KV("self K/V"),
+    /** Cross-attention keys (transposed) and values of an encoded window, per decoder layer. */
+    CROSS_KV("cross K/V"),
+    /** The encoder's activations and the GEMMs' input planes. */
+    ENCODER_SCRATCH("encoder scratch"),
+    /** The decoder's per-token activations, logits and the ops' partials. */
+    DECODER_SCRATCH("decoder scratch"),
+    /** Host-copy staging ring and the upload scratch (raw weights before conversion). */
+    STAGING("staging"),
+    /** Anything untagged (tests, tools). */
+    OTHER("other");
+
+    private final String label;
+
+    MemoryCategory(String label) {
+        this.label = label;
+    }
+
+    /** For tables: "self K/V". */
+    public String label() {
+        return label;
+    }
+}

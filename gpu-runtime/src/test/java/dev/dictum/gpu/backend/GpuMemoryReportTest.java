@@ -1,0 +1,54 @@
+package dev.dictum.gpu.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryReport;
+import dev.dictum.gpu.cpu.TestWeights;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 22's accounting on a real device: every GpuMemory allocation is counted in its category, the
+ * raw upload scratch goes at {@code weightsUploaded}, and the device's own figure sees what the ledger
+ * holds. A backend of its own (the shared one's figures move with the other tests).
+ */
+class GpuMemoryReportTest {
+
+    private static long held(MemoryReport r, MemoryCategory c) {
+        return r.byCategory().get(c).current();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void categoriesSumAndTheUploadScratchIsFreedAfterTheWeights(String api) {
+        try (GpuBackend be = new GpuBackend(Gpus.probe(api).driver(), 0)) {
+            MemoryReport empty = be.memoryReport();
+            long fixedStaging = held(empty, MemoryCategory.STAGING); // the staging ring
+            assertThat(fixedStaging).isEqualTo(Staging.RING_BYTES);
+            int rows = 1001;
+            int cols = 777; // odd sizes
+            be.upload(TestWeights.random(DType.F32, rows, cols, 5)); // converted on the device through the raw scratch
+            MemoryReport loaded = be.memoryReport();
+            assertThat(held(loaded, MemoryCategory.WEIGHTS)).isEqualTo(2L * rows * cols);
+            assertThat(held(loaded, MemoryCategory.STAGING)).isEqualTo(fixedStaging + 4L * rows * cols);
+            be.weightsUploaded();
+            assertThat(held(be.memoryReport(), MemoryCategory.STAGING)).isEqualTo(fixedStaging);
+            long big = 64L << 20; // 256 MiB of self K/V: the device's figure must see it
+            long before = be.memoryReport().deviceUsedNow();
+            Buffer kv = be.allocate(big, MemoryCategory.SELF_KV);
+            MemoryReport withKv = be.memoryReport();
+            assertThat(held(withKv, MemoryCategory.SELF_KV)).isEqualTo(4 * big);
+            assertThat(withKv.deviceUsedNow() - before).isGreaterThanOrEqualTo(4 * big);
+            kv.close();
+            MemoryReport after = be.memoryReport();
+            assertThat(after.byCategory().get(MemoryCategory.SELF_KV)).isEqualTo(new MemoryReport.Bytes(0, 4 * big));
+            long sum = after.byCategory().values().stream().mapToLong(MemoryReport.Bytes::current).sum();
+            assertThat(after.total().current()).isEqualTo(sum);
+            assertThat(after.total().peak()).isGreaterThanOrEqualTo(sum + 4 * big);
+            assertThat(after.deviceUsedAtStart()).isPositive().isLessThanOrEqualTo(after.deviceUsedNow());
+        }
+    }
+}
