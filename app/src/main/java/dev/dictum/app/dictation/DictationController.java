@@ -65,7 +65,7 @@ public final class DictationController implements AutoCloseable {
     public enum Ending { STOPPED, CANCELLED, LOST }
 
     /** Everything the loop talks to. {@code history} is null when the history cannot be opened. */
-    public record Parts(Supplier<Settings> settings, AudioSource audio, EngineProvider engines, TextOutput output,
+    public record Parts(Supplier<Settings> settings, AudioSource audio, SpeechEngine.Source engines, TextOutput output,
             FocusTracker focus, KeyboardState keyboard, RecordingsFolder recordings, HistoryStore history,
             Notifier notifier) {
     }
@@ -107,7 +107,7 @@ public final class DictationController implements AutoCloseable {
                 return false;
             }
         }
-        DictationEngine engine = p.engines().ready();
+        SpeechEngine engine = p.engines().ready();
         String why = p.engines().unavailableReason();
         if (engine == null && (why == null || !why.startsWith("Loading"))) {
             p.notifier().notice(Notifier.Kind.WARNING, why == null ? "No model is loaded" : why);
@@ -397,7 +397,7 @@ public final class DictationController implements AutoCloseable {
             return;
         }
         long t0 = System.nanoTime();
-        DictationEngine engine = null;
+        SpeechEngine engine = null;
         Transcript t;
         try {
             if (!r.hasSession()) {
@@ -466,14 +466,14 @@ public final class DictationController implements AutoCloseable {
 
     private void retry(HistoryEntry failed) {
         try {
-            DictationEngine engine = p.engines().await(LATE_ENGINE_WAIT_MILLIS);
+            SpeechEngine engine = p.engines().await(LATE_ENGINE_WAIT_MILLIS);
             if (engine == null) {
                 p.notifier().notice(Notifier.Kind.ERROR, "Cannot retry: " + p.engines().unavailableReason());
                 return;
             }
             float[] audio = AudioInput.readMono16k(failed.wavPath());
             long t0 = System.nanoTime();
-            EngineSession session = engine.start();
+            Dictation session = engine.start();
             session.feed(audio);
             Transcript t = session.finish();
             long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -571,12 +571,12 @@ public final class DictationController implements AutoCloseable {
     }
 
     private String modelName() {
-        DictationEngine e = p.engines().ready();
+        SpeechEngine e = p.engines().ready();
         return e == null ? null : e.modelName();
     }
 
     private String backendName() {
-        DictationEngine e = p.engines().ready();
+        SpeechEngine e = p.engines().ready();
         return e == null ? null : e.backendName().toLowerCase(Locale.ROOT);
     }
 

@@ -23,7 +23,7 @@ final class Recording implements AudioSink {
     private final SpeechStretch stretch = new SpeechStretch();
     private final List<float[]> unsent = new ArrayList<>();
     private final Consumer<Recording> onDeviceLost;
-    private EngineSession session;
+    private Dictation session;
     private RuntimeException feedFailure;
     private boolean closed;
     volatile String lostReason;
@@ -36,7 +36,7 @@ final class Recording implements AudioSink {
     private final boolean trim;
 
     /** @param trim pass only the speech (and its margins) to the engine; false: everything recorded */
-    Recording(Instant startedAt, long startNanos, TargetWindow target, EngineSession session, float speechThresholdDb,
+    Recording(Instant startedAt, long startNanos, TargetWindow target, Dictation session, float speechThresholdDb,
             boolean trim, Consumer<Recording> onDeviceLost) {
         this.trim = trim;
         this.startedAt = startedAt;
@@ -128,7 +128,7 @@ final class Recording implements AudioSink {
     }
 
     /** The session to finish: the streaming one, or one started now with everything kept back. */
-    synchronized EngineSession session(DictationEngine lateEngine) {
+    synchronized Dictation session(SpeechEngine lateEngine) {
         if (feedFailure != null) {
             throw feedFailure;
         }

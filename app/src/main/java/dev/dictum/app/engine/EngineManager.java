@@ -1,12 +1,15 @@
 package dev.dictum.app.engine;
 
-import dev.dictum.app.dictation.DictationEngine;
-import dev.dictum.app.dictation.EngineProvider;
-import dev.dictum.app.dictation.EngineSession;
+import dev.dictum.app.dictation.Dictation;
+import dev.dictum.app.dictation.SpeechEngine;
 import dev.dictum.app.settings.TranscriptionSettings;
+import dev.dictum.audio.AudioInput;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.select.Backends;
+import dev.dictum.whisper.decode.DecodingOptions;
+import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.session.WhisperEngine;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * one preempts them, and the first dictation gets compiled code. The previous engine serves until
  * the new one is ready.
  */
-public final class EngineManager implements EngineProvider, AutoCloseable {
+public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineManager.class);
     /**
      * Measured (docs/benchmarks.md, "Start-up"): warm-up runs until a dictation needs the engine,
@@ -75,13 +78,13 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     private final Supplier<TranscriptionSettings> settings;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private volatile WhisperDictationEngine ready;
+    private volatile WhisperSpeechEngine ready;
     private volatile Path readyPath;
     private volatile Path requested; // the last path asked for, loading or loaded
     private volatile State state = new State(Phase.NONE, null, null, "No model chosen: pick one in the Model menu");
     private Thread loader; // guarded by this
     /** The warm-up's dictation in progress, cancelled when a real one needs the engine. */
-    private volatile EngineSession warming;
+    private volatile Dictation warming;
     private volatile boolean dictationWaiting;
     private long generation; // guarded by this
     private final java.util.concurrent.ScheduledExecutorService idleTrim =
@@ -97,7 +100,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     /** Once per idle stretch after dictations: frees the encoder's scratch and shrinks the heap. */
     private void trimIfIdle() {
         try {
-            WhisperDictationEngine e = ready;
+            WhisperSpeechEngine e = ready;
             if (e == null || state.phase() != Phase.READY) {
                 return;
             }
@@ -123,7 +126,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     /** The ready engine's languages, or "en" before one is loaded. */
     public List<String> languages() {
-        WhisperDictationEngine e = ready;
+        WhisperSpeechEngine e = ready;
         return e == null ? List.of() : e.languages();
     }
 
@@ -152,7 +155,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                 // "auto" may become a GPU: report what was opened ("cuda (…)" → "cuda").
                 String actual = backend.name().split("[ (]", 2)[0].toLowerCase(java.util.Locale.ROOT);
                 LOG.info("model {} loaded on {}", name, backend.name());
-                WhisperDictationEngine candidate = new WhisperDictationEngine(engine, name, actual, settings);
+                WhisperSpeechEngine candidate = new WhisperSpeechEngine(engine, name, actual, settings);
                 if (!current(gen)) {
                     engine.close();
                     return;
@@ -166,7 +169,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
                         engine.close();
                         return;
                     }
-                    WhisperDictationEngine old = ready;
+                    WhisperSpeechEngine old = ready;
                     ready = candidate;
                     readyPath = path;
                     if (old != null) {
@@ -194,17 +197,17 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     }
 
     @Override
-    public DictationEngine ready() {
+    public SpeechEngine ready() {
         return ready;
     }
 
     @Override
-    public DictationEngine await(long millis) throws InterruptedException {
+    public SpeechEngine await(long millis) throws InterruptedException {
         // A dictation is waiting: warm-up yields to it (the engine is loaded; only JIT time is lost).
         Phase now = state.phase();
         if (now == Phase.LOADING || now == Phase.WARMING_UP) {
             dictationWaiting = true;
-            EngineSession w = warming;
+            Dictation w = warming;
             if (w != null) {
                 w.cancel();
             }
@@ -235,7 +238,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     public synchronized void close() {
         idleTrim.shutdownNow();
         generation++;
-        WhisperDictationEngine e = ready;
+        WhisperSpeechEngine e = ready;
         ready = null;
         if (e != null) {
             e.engine().close();
@@ -244,7 +247,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
 
     /** The failed model is not the choice: the one that served before (if any) is ready again. */
     private void failed(String name, String why) {
-        WhisperDictationEngine old = ready;
+        WhisperSpeechEngine old = ready;
         String reason = why.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ").replaceAll("[.]$", "");
         if (old != null) {
             requested = readyPath;
@@ -270,6 +273,18 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
     }
 
     /**
+     * Transcribes a saved recording with a model loaded for this call only (the history's
+     * "Transcribe again with…"), in {@code language} ("auto" detects it).
+     */
+    public static String transcribeFile(Path wav, Path model, String backend, String language) throws IOException {
+        TranscribeOptions options = TranscribeOptions.defaults().withDecoding(DecodingOptions.defaults()
+                .withLanguage("auto".equals(language) ? null : language));
+        try (WhisperEngine engine = WhisperEngine.load(model, Backends.open(backend))) {
+            return engine.transcribe(AudioInput.readMono16k(wav), options).strippedText();
+        }
+    }
+
+    /**
      * Dictations of a quiet tone through exactly a dictation's path (the engine's session with
      * the options from the settings, fed in 100 ms pieces as the microphone does): every kernel and
      * shape a dictation uses gets compiled before the first real one. A dictation that arrives
@@ -277,7 +292,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
      * before every decoder step, so the engine is free within milliseconds. Returns whether it ran to
      * the end.
      */
-    private boolean warmUp(WhisperDictationEngine engine) {
+    private boolean warmUp(WhisperSpeechEngine engine) {
         float[] audio = new float[16000 * 2];
         for (int i = 0; i < audio.length; i++) {
             audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
@@ -288,7 +303,7 @@ public final class EngineManager implements EngineProvider, AutoCloseable {
             if (i >= 2 && System.nanoTime() - started > WARM_UP_ENOUGH_NANOS) {
                 break;
             }
-            EngineSession session = engine.start();
+            Dictation session = engine.start();
             warming = session;
             try {
                 if (dictationWaiting) {

@@ -8,7 +8,6 @@ import dev.dictum.app.dictation.RecordingsFolder;
 import dev.dictum.app.engine.BackendSurvey;
 import dev.dictum.app.engine.EngineManager;
 import dev.dictum.app.engine.ModelChoice;
-import dev.dictum.app.engine.WhisperDictationEngine;
 import dev.dictum.app.files.AppDirs;
 import dev.dictum.app.files.OwnerOnly;
 import dev.dictum.app.files.SingleInstance;
@@ -217,7 +216,7 @@ public final class DesktopLauncher {
         MicrophoneCheck check = new MicrophoneCheck(mic, controller);
         return new DesktopWindows.Parts(app, settings, dirs.models(), check::run, Optional.ofNullable(history),
                 text -> inserter.insert(text, settings.current().insertion(), false), Playback::playWav,
-                (wav, m, backend) -> WhisperDictationEngine.transcribeFile(wav, m.path(), backend,
+                (wav, m, backend) -> EngineManager.transcribeFile(wav, m.path(), backend,
                         settings.current().transcription().language()),
                 ModelDownloader::new, on -> {
                     if (autostart.isEmpty()) {

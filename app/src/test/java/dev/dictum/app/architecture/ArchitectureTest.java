@@ -1,6 +1,7 @@
 package dev.dictum.app.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -11,11 +12,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.dictum.app.dictation.Dictation;
+import dev.dictum.app.dictation.SpeechEngine;
 
 /**
  * The picture of app/ in docs/architecture.md ("Inside app/"), as rules: the core reads one way,
- * the OS sits behind ports, only the composition root picks adapters, the desktop is on top, and
- * whisper-model is reached through its session façade only.
+ * the OS sits behind ports, only the composition root picks adapters, the desktop is on top,
+ * whisper-model is reached through its session façade only, and the engine's Whisper classes stay in
+ * {@code app.engine}.
  */
 @AnalyzeClasses(packages = "dev.dictum.app", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -60,6 +64,16 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule noAppClassImportsTheModelGraph = noClasses().that().resideInAPackage(APP)
             .should().dependOnClassesThat().resideInAPackage("dev.dictum.whisper.model..");
+
+    /**
+     * The engine crosses into the rest of the app by three names ({@code SpeechEngine}, {@code Dictation},
+     * {@code EngineManager}): its Whisper implementations stay inside {@code app.engine}.
+     */
+    @ArchTest
+    static final ArchRule theWhisperImplementationStaysInTheEnginePackage = noClasses()
+            .that().resideOutsideOfPackage("dev.dictum.app.engine")
+            .should().dependOnClassesThat(resideInAPackage("dev.dictum.app.engine")
+                    .and(assignableTo(SpeechEngine.class).or(assignableTo(Dictation.class))));
 
     /** An adapter implements ports with JNA and the JDK: it imports {@code app.os} and its own package only. */
     private static ArchRule adapter(String name) {

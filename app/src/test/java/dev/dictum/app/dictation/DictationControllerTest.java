@@ -80,7 +80,7 @@ class DictationControllerTest {
         }
     }
 
-    DictationController controller(EngineProvider engines) {
+    DictationController controller(SpeechEngine.Source engines) {
         history = HistoryStore.open(dir.resolve("history.db"));
         TextOutput out = (text, s, enter) -> {
             inserted.add(text + (enter ? "\n" : ""));
@@ -194,20 +194,20 @@ class DictationControllerTest {
         {
             EngineManager real = ENGINE;
             // The first session fails as a GPU fault or a broken model would; the retry uses the real engine.
-            EngineProvider failingOnce = new EngineProvider() {
+            SpeechEngine.Source failingOnce = new SpeechEngine.Source() {
                 boolean failed;
 
                 @Override
-                public DictationEngine ready() {
-                    DictationEngine e = real.ready();
+                public SpeechEngine ready() {
+                    SpeechEngine e = real.ready();
                     if (failed) {
                         return e;
                     }
                     failed = true;
-                    return new DictationEngine() {
+                    return new SpeechEngine() {
                         @Override
-                        public EngineSession start() {
-                            return new EngineSession() {
+                        public Dictation start() {
+                            return new Dictation() {
                                 @Override
                                 public void feed(float[] samples) {
                                 }
@@ -236,7 +236,7 @@ class DictationControllerTest {
                 }
 
                 @Override
-                public DictationEngine await(long millis) {
+                public SpeechEngine await(long millis) {
                     return ready();
                 }
 

@@ -3,15 +3,15 @@ package dev.dictum.app.dictation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.engine.WhisperSpeechEngine;
 import dev.dictum.app.history.HistoryEntry;
 import dev.dictum.app.history.HistoryStatus;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.audio.AudioInput;
-import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.device.FaultInjectingDriver;
 import dev.dictum.gpu.device.GpuException;
+import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -145,7 +145,7 @@ class InterruptedDictationTest {
         real.close();
         try (WhisperEngine we = WhisperEngine.load(DictationControllerTest.TESTDATA.resolve(
                 "models/toy-en/ggml-toy-en-q8_0.bin"), new GpuBackend(faulty, 0))) {
-            WhisperDictationEngine engine = new WhisperDictationEngine(we, "toy-en", "gpu",
+            WhisperSpeechEngine engine = new WhisperSpeechEngine(we, "toy-en", "gpu",
                     () -> Settings.defaults().transcription());
             f.dir = dir;
             f.controller(new OneEngine(engine));
@@ -214,10 +214,10 @@ class InterruptedDictationTest {
     }
 
     /** An engine whose sessions pass what they are fed to {@code feed} and never finish (the dictation is cut off first). */
-    record StubEngine(String backendName, java.util.function.Consumer<float[]> feed) implements DictationEngine {
+    record StubEngine(String backendName, java.util.function.Consumer<float[]> feed) implements SpeechEngine {
         @Override
-        public EngineSession start() {
-            return new EngineSession() {
+        public Dictation start() {
+            return new Dictation() {
                 @Override
                 public void feed(float[] samples) {
                     feed.accept(samples);
@@ -240,21 +240,21 @@ class InterruptedDictationTest {
         }
     }
 
-    /** An engine provider with one ready engine, which a test may swap. */
-    static final class OneEngine implements EngineProvider {
-        volatile DictationEngine engine;
+    /** A source with one ready engine, which a test may swap. */
+    static final class OneEngine implements SpeechEngine.Source {
+        volatile SpeechEngine engine;
 
-        OneEngine(DictationEngine engine) {
+        OneEngine(SpeechEngine engine) {
             this.engine = engine;
         }
 
         @Override
-        public DictationEngine ready() {
+        public SpeechEngine ready() {
             return engine;
         }
 
         @Override
-        public DictationEngine await(long millis) {
+        public SpeechEngine await(long millis) {
             return engine;
         }
 
@@ -273,7 +273,7 @@ class InterruptedDictationTest {
             DictationControllerTest fixture = new DictationControllerTest();
             fixture.dir = Path.of(args[0]);
             float[] voice = AudioInput.readMono16k(Path.of(args[1]));
-            DictationEngine listening = new StubEngine("cpu", samples -> { });
+            SpeechEngine listening = new StubEngine("cpu", samples -> { });
             fixture.controller(new OneEngine(listening));
             if (!fixture.controller.start()) {
                 throw new IllegalStateException("did not start: " + fixture.notices);

@@ -1,6 +1,6 @@
 package dev.dictum.app.dictation;
 
-import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.engine.WhisperSpeechEngine;
 import dev.dictum.app.os.TargetWindow;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
@@ -95,7 +95,7 @@ public final class ReleaseBench {
                 : o -> o.withDecoding(o.decoding().withSampleLen(cap)).withTemperatures(0.0);
         try (WhisperEngine whisper = WhisperEngine.load(model, Backends.open(backend))) {
             // The app's warm-up (EngineManager): two throw-away transcriptions right after the load.
-            WhisperDictationEngine engine = new WhisperDictationEngine(whisper, "bench", backend, () -> settings);
+            WhisperSpeechEngine engine = new WhisperSpeechEngine(whisper, "bench", backend, () -> settings);
             for (int w = 0; w < 2; w++) {
                 whisper.transcribe(EngineBenchmark.syntheticAudio(2), adjust.apply(engine.options(settings)));
             }
@@ -106,7 +106,7 @@ public final class ReleaseBench {
                 int speculative = 0;
                 String text = null;
                 for (int run = 0; run < runs; run++) {
-                    WhisperDictationEngine.Session session = engine.start(live ? t -> { } : null, adjust);
+                    WhisperSpeechEngine.WhisperDictation session = engine.start(live ? t -> { } : null, adjust);
                     Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
                             true, x -> { });
                     long start = System.nanoTime();

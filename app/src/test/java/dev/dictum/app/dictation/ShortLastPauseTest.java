@@ -2,7 +2,7 @@ package dev.dictum.app.dictation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.engine.WhisperSpeechEngine;
 import dev.dictum.app.os.TargetWindow;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
@@ -32,14 +32,14 @@ class ShortLastPauseTest {
         float threshold = Settings.defaults().audio().speechThresholdDb().floatValue();
         try (WhisperEngine whisper = WhisperEngine.load(SpeculationExactness.TESTDATA.resolve("models/toy-multi"),
                 new CpuBackend())) {
-            WhisperDictationEngine engine = new WhisperDictationEngine(whisper, "toy-multi", "cpu", () -> settings);
+            WhisperSpeechEngine engine = new WhisperSpeechEngine(whisper, "toy-multi", "cpu", () -> settings);
             for (int w = 0; w < 2; w++) { // the app's warm-up after a load
                 whisper.transcribe(EngineBenchmark.syntheticAudio(2), engine.options(settings));
             }
             int made = 0;
             int runs = 3;
             for (int run = 0; run < runs; run++) {
-                WhisperDictationEngine.Session session = engine.start(text -> { });
+                WhisperSpeechEngine.WhisperDictation session = engine.start(text -> { });
                 Recording r = new Recording(Instant.now(), System.nanoTime(), TargetWindow.UNKNOWN, session, threshold,
                         true, x -> { });
                 long start = System.nanoTime();

@@ -3,7 +3,7 @@ package dev.dictum.app.dictation;
 import dev.dictum.app.os.TargetWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.engine.WhisperSpeechEngine;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
@@ -50,7 +50,7 @@ final class SpeculationExactness {
     private static final double MIN_PIECE_SECONDS = 2;
     private static final double MAX_PIECE_SECONDS = 28;
 
-    private final WhisperDictationEngine engine;
+    private final WhisperSpeechEngine engine;
     private final TranscriptionSettings settings = TranscriptionSettings.defaults();
     /** From-scratch texts by trimmed audio: many release points in one pause share it. */
     private final Map<Integer, String> references = new HashMap<>();
@@ -59,7 +59,7 @@ final class SpeculationExactness {
     int cutReleases;
 
     SpeculationExactness(WhisperEngine whisper, String name) {
-        this.engine = new WhisperDictationEngine(whisper, name, whisper.backend().name(), () -> settings);
+        this.engine = new WhisperSpeechEngine(whisper, name, whisper.backend().name(), () -> settings);
     }
 
     /** The seed of this run: {@value #SEED_ENV} when set, else a new one; printed either way. */
@@ -131,8 +131,8 @@ final class SpeculationExactness {
     void check(float[] rec, int release, boolean awaitSpeculation, String what) throws InterruptedException {
         Semaphore partials = new Semaphore(0);
         int[] pauses = new int[1];
-        WhisperDictationEngine.Session inner = engine.start(text -> partials.release());
-        EngineSession counted = new EngineSession() {
+        WhisperSpeechEngine.WhisperDictation inner = engine.start(text -> partials.release());
+        Dictation counted = new Dictation() {
             @Override
             public void feed(float[] samples) {
                 inner.feed(samples);

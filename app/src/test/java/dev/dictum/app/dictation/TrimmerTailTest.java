@@ -2,7 +2,7 @@ package dev.dictum.app.dictation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dictum.app.engine.WhisperDictationEngine;
+import dev.dictum.app.engine.WhisperSpeechEngine;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.audio.vad.SpeechTrimmer;
@@ -41,7 +41,7 @@ class TrimmerTailTest {
     private static void check(String model, List<String> folders, Predicate<Path> which) throws Exception {
         TranscriptionSettings settings = TranscriptionSettings.defaults();
         try (WhisperEngine w = WhisperEngine.load(SpeculationExactness.TESTDATA.resolve(model), new CpuBackend())) {
-            TranscribeOptions o = new WhisperDictationEngine(w, model, "cpu", () -> settings).options(settings);
+            TranscribeOptions o = new WhisperSpeechEngine(w, model, "cpu", () -> settings).options(settings);
             int checked = 0;
             for (String folder : folders) {
                 try (var files = Files.list(SpeculationExactness.TESTDATA.resolve("data").resolve(folder))) {

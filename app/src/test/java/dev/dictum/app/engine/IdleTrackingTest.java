@@ -2,7 +2,7 @@ package dev.dictum.app.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dictum.app.dictation.EngineSession;
+import dev.dictum.app.dictation.Dictation;
 import dev.dictum.app.settings.Settings;
 import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.session.WhisperEngine;
@@ -19,11 +19,11 @@ class IdleTrackingTest {
     @Test
     void aSessionIsOpenFromStartUntilItEndsAndCountsOnce() throws Exception {
         try (WhisperEngine engine = WhisperEngine.load(TOY, Backends.open("cpu"))) {
-            WhisperDictationEngine e = new WhisperDictationEngine(engine, "toy-en", "cpu",
+            WhisperSpeechEngine e = new WhisperSpeechEngine(engine, "toy-en", "cpu",
                     () -> Settings.defaults().transcription());
             assertThat(e.idleNanos()).isNotNegative();
-            EngineSession a = e.start();
-            EngineSession b = e.start();
+            Dictation a = e.start();
+            Dictation b = e.start();
             assertThat(e.idleNanos()).as("two open").isEqualTo(-1);
             a.cancel();
             a.cancel(); // a second cancel must not count again
@@ -35,7 +35,7 @@ class IdleTrackingTest {
             assertThat(e.lastEndedNanos()).isGreaterThan(before);
             b.cancel(); // after finish: still counted once
             assertThat(e.idleNanos()).isNotNegative();
-            EngineSession c = e.start();
+            Dictation c = e.start();
             assertThat(e.idleNanos()).isEqualTo(-1);
             c.cancel();
             assertThat(e.idleNanos()).isNotNegative();

@@ -31,7 +31,7 @@ class VocabularyPromptTest {
     @Test
     void theEngineOptionsCarryTheVocabularyAndItsTokensSpellItExactly() {
         try (WhisperEngine engine = WhisperEngine.load(TOY, Backends.open("cpu"))) {
-            WhisperDictationEngine dictation = new WhisperDictationEngine(engine, "toy-en", "cpu",
+            WhisperSpeechEngine dictation = new WhisperSpeechEngine(engine, "toy-en", "cpu",
                     TranscriptionSettings::defaults);
             TranscribeOptions o = dictation.options(TranscriptionSettings.defaults().withVocabulary("Dictum\nKubernetes, Grüße"));
             assertThat(o.initialPrompt()).isEqualTo("Dictum, Kubernetes, Grüße.");

@@ -5,9 +5,8 @@ import dev.dictum.app.os.KeyGrabs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dictum.app.dictation.DictationController;
-import dev.dictum.app.dictation.DictationEngine;
-import dev.dictum.app.dictation.EngineProvider;
 import dev.dictum.app.dictation.RecordingsFolder;
+import dev.dictum.app.dictation.SpeechEngine;
 import dev.dictum.app.os.FocusTracker;
 import dev.dictum.app.os.KeyboardState;
 import dev.dictum.app.settings.Settings;
@@ -68,14 +67,14 @@ class GlobalHotkeysGrabTest {
                 return null;
             }
         };
-        EngineProvider loading = new EngineProvider() {
+        SpeechEngine.Source loading = new SpeechEngine.Source() {
             @Override
-            public DictationEngine ready() {
+            public SpeechEngine ready() {
                 return null;
             }
 
             @Override
-            public DictationEngine await(long millis) {
+            public SpeechEngine await(long millis) {
                 return null;
             }
 

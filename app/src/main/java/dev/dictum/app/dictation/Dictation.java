@@ -1,7 +1,7 @@
 package dev.dictum.app.dictation;
 
-/** One recording being transcribed: fed while the user speaks, finished at the release. */
-public interface EngineSession {
+/** One dictation in progress on a {@link SpeechEngine}: fed while the user speaks, finished at the release. */
+public interface Dictation {
 
     /** 16 kHz mono samples; may block briefly when decoding is far behind. */
     void feed(float[] samples);

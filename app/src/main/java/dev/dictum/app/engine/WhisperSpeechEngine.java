@@ -1,12 +1,10 @@
 package dev.dictum.app.engine;
 
-import dev.dictum.app.dictation.DictationEngine;
-import dev.dictum.app.dictation.EngineSession;
+import dev.dictum.app.dictation.Dictation;
+import dev.dictum.app.dictation.SpeechEngine;
 import dev.dictum.app.dictation.Transcript;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.app.settings.TranscriptionTask;
-import dev.dictum.audio.AudioInput;
-import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.Task;
@@ -14,16 +12,17 @@ import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.TranscriptionResult;
 import dev.dictum.whisper.session.DictationSession;
 import dev.dictum.whisper.session.WhisperEngine;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
-/** The in-process Whisper engine as the dictation loop sees it, with the options from the settings. */
-public final class WhisperDictationEngine implements DictationEngine {
+/**
+ * The {@link SpeechEngine} over the in-process Whisper engine ({@link WhisperEngine}), with the options
+ * from the settings. Only {@code engine} and tests name this class; the rest of the app sees {@link SpeechEngine}.
+ */
+public final class WhisperSpeechEngine implements SpeechEngine {
     private final WhisperEngine engine;
     private final String modelName;
     private final String backendName;
@@ -32,7 +31,7 @@ public final class WhisperDictationEngine implements DictationEngine {
     private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
     private volatile long lastEndedNanos = System.nanoTime();
 
-    public WhisperDictationEngine(WhisperEngine engine, String modelName, String backendName,
+    public WhisperSpeechEngine(WhisperEngine engine, String modelName, String backendName,
             Supplier<TranscriptionSettings> settings) {
         this.engine = engine;
         this.modelName = modelName;
@@ -60,12 +59,12 @@ public final class WhisperDictationEngine implements DictationEngine {
     }
 
     @Override
-    public EngineSession start() {
+    public Dictation start() {
         return start(null);
     }
 
     @Override
-    public Session start(Consumer<String> partial) {
+    public WhisperDictation start(Consumer<String> partial) {
         return start(partial, UnaryOperator.identity());
     }
 
@@ -73,10 +72,11 @@ public final class WhisperDictationEngine implements DictationEngine {
      * As {@link #start(Consumer)} with the settings' options passed through {@code adjust} first: for
      * benchmarks only (a token cap for random-weight models, whose text never ends by itself).
      */
-    public Session start(Consumer<String> partial, UnaryOperator<TranscribeOptions> adjust) {
+    public WhisperDictation start(Consumer<String> partial, UnaryOperator<TranscribeOptions> adjust) {
         TranscriptionSettings s = settings.get();
         open.incrementAndGet();
-        return new Session(engine.startDictation(adjust.apply(options(s)), partial), s.noSpeechThreshold(), this::ended);
+        return new WhisperDictation(engine.startDictation(adjust.apply(options(s)), partial), s.noSpeechThreshold(),
+                this::ended);
     }
 
     private void ended() {
@@ -94,14 +94,17 @@ public final class WhisperDictationEngine implements DictationEngine {
         return lastEndedNanos;
     }
 
-    /** One dictation on the engine's {@link DictationSession}: speculation, pieces and live text live there. */
-    public static final class Session implements EngineSession {
+    /**
+     * The {@link Dictation} over the engine's {@link DictationSession}: speculation, pieces and live
+     * text live there.
+     */
+    public static final class WhisperDictation implements Dictation {
         private final DictationSession session;
         private final double threshold;
         private final Runnable onEnd;
         private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
 
-        Session(DictationSession session, double threshold, Runnable onEnd) {
+        WhisperDictation(DictationSession session, double threshold, Runnable onEnd) {
             this.session = session;
             this.threshold = threshold;
             this.onEnd = onEnd;
@@ -180,18 +183,6 @@ public final class WhisperDictationEngine implements DictationEngine {
                 .withConditionOnPreviousText(s.conditionOnPreviousText())
                 .withEncoderContext(s.encoderContext());
         return s.temperatureFallback() ? o : o.withTemperatures(0.0);
-    }
-
-    /**
-     * Transcribes a saved recording with a model loaded for this call only (the history's
-     * "Transcribe again with…"), in {@code language} ("auto" detects it).
-     */
-    public static String transcribeFile(Path wav, Path model, String backend, String language) throws IOException {
-        TranscribeOptions options = TranscribeOptions.defaults().withDecoding(DecodingOptions.defaults()
-                .withLanguage("auto".equals(language) ? null : language));
-        try (WhisperEngine engine = WhisperEngine.load(model, Backends.open(backend))) {
-            return engine.transcribe(AudioInput.readMono16k(wav), options).strippedText();
-        }
     }
 
     /**
