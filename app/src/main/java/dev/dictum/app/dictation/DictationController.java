@@ -71,6 +71,7 @@ public final class DictationController implements AutoCloseable {
     }
 
     private final Parts p;
+    private final DictationArchive archive;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             r -> Thread.ofPlatform().name("dictum-transcribe").daemon().unstarted(r));
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -84,6 +85,7 @@ public final class DictationController implements AutoCloseable {
 
     public DictationController(Parts parts) {
         this.p = parts;
+        this.archive = new DictationArchive(parts);
     }
 
     public void addListener(Listener l) {
@@ -248,12 +250,12 @@ public final class DictationController implements AutoCloseable {
                 } catch (IOException e) {
                     LOG.warn("recording not saved: {}", e.getMessage());
                 }
-                HistoryEntry kept = record(s, new HistoryEntry(0, r.startedAt, Math.round(r.seconds() * 1000), "",
+                HistoryEntry kept = archive.record(s, new HistoryEntry(0, r.startedAt, Math.round(r.seconds() * 1000), "",
                         null, modelName(), backendName(), -1, -1, -1, -1, wav, status, error));
                 if (status == HistoryStatus.FAILED && wav != null) {
                     lastFailed = kept; // the tray's Retry transcribes it
                 }
-                prune(s, wav);
+                archive.prune(s, wav, lastFailed);
             } finally {
                 r.dropJournal();
                 synchronized (this) {
@@ -274,7 +276,7 @@ public final class DictationController implements AutoCloseable {
         Settings s = p.settings().get();
         List<InterruptedRecordings.Found> found = InterruptedRecordings.recover(p.recordings());
         for (InterruptedRecordings.Found f : found) {
-            lastFailed = record(s, new HistoryEntry(0, f.startedAt(), f.durationMillis(), "", null, null, null, -1, -1,
+            lastFailed = archive.record(s, new HistoryEntry(0, f.startedAt(), f.durationMillis(), "", null, null, null, -1, -1,
                     -1, -1, f.wav(), HistoryStatus.FAILED, InterruptedRecordings.NOTE));
         }
         if (!found.isEmpty()) {
@@ -388,12 +390,12 @@ public final class DictationController implements AutoCloseable {
         long durationMillis = Math.round(r.seconds() * 1000);
         if (s.audio().trimSilence() && !r.heardSpeech()) {
             r.cancel();
-            Path wav = save(r, false);
+            Path wav = archive.save(r, false);
             LOG.info("no speech in {} ms of audio: nothing inserted", durationMillis);
-            record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(), backendName(), -1, -1,
+            archive.record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(), backendName(), -1, -1,
                     -1, -1, wav, HistoryStatus.EMPTY, null));
             p.notifier().notice(Notifier.Kind.INFO, "No speech heard: nothing inserted");
-            prune(s, wav);
+            archive.prune(s, wav, lastFailed);
             return;
         }
         long t0 = System.nanoTime();
@@ -411,13 +413,13 @@ public final class DictationController implements AutoCloseable {
             t = r.session(engine).finish();
         } catch (RuntimeException | InterruptedException e) {
             r.cancel();
-            Path wav = save(r, false);
+            Path wav = archive.save(r, false);
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             LOG.warn("transcription failed: {}", why, e);
-            HistoryEntry failed = record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(),
+            HistoryEntry failed = archive.record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", null, modelName(),
                     backendName(), -1, (System.nanoTime() - t0) / 1_000_000, -1, -1, wav, HistoryStatus.FAILED, why));
             lastFailed = failed;
-            prune(s, wav);
+            archive.prune(s, wav, lastFailed);
             publish();
             p.notifier().notice(Notifier.Kind.ERROR, "Transcription failed (" + why + "). The recording is kept"
                     + (wav == null ? "" : " as " + wav.getFileName()) + "; choose Retry in the tray.");
@@ -425,43 +427,27 @@ public final class DictationController implements AutoCloseable {
         }
         long transcribeMillis = (System.nanoTime() - t0) / 1_000_000;
         if (t.noSpeech() || t.text().isBlank()) {
-            Path wav = save(r, false);
+            Path wav = archive.save(r, false);
             LOG.info("the model heard no speech in {} ms of audio: nothing inserted", durationMillis);
-            record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", t.language(), modelName(), backendName(), -1,
+            archive.record(s, new HistoryEntry(0, r.startedAt, durationMillis, "", t.language(), modelName(), backendName(), -1,
                     transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.EMPTY, null));
             p.notifier().notice(Notifier.Kind.INFO, "No speech heard: nothing inserted");
-            prune(s, wav);
+            archive.prune(s, wav, lastFailed);
             return;
         }
         String text = withLeadingSpace(s, TextRules.apply(s.insertion(), t.text()), r.target);
         long delivered = insert(text, r.target, r.enterAfter);
         long releaseToText = delivered < 0 ? -1 : (delivered - r.stopNanos) / 1_000_000;
         // The WAV is written after the text is in the window: it is not on the path the user waits on.
-        Path wav = save(r, delivered >= 0);
+        Path wav = archive.save(r, delivered >= 0);
         LOG.info("dictation: {} ms of audio, release-to-text {} ms (engine {} ms after release, {}, asked {} ms after"
                 + " the release, encode {} ms, decode {} ms){}", durationMillis, releaseToText, transcribeMillis,
                 t.speculative() ? "made at a pause" : "transcribed at release", ms(t0 - r.stopNanos), t.encodeMillis(),
                 t.decodeMillis(), s.storage().logTranscripts() ? ": " + text : "");
-        record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
+        archive.record(s, new HistoryEntry(0, r.startedAt, durationMillis, text, t.language(), modelName(), backendName(),
                 releaseToText, transcribeMillis, t.encodeMillis(), t.decodeMillis(), wav, HistoryStatus.OK, null)
                 .withRawText(t.text()));
-        prune(s, wav);
-    }
-
-    /**
-     * Saves the recording's WAV; null (with a notice) when it cannot be written, e.g. on a full disk.
-     *
-     * @param textInserted the transcript reached the window (the notice says so: nothing was lost)
-     */
-    private Path save(Recording r, boolean textInserted) {
-        try {
-            return p.recordings().save(r.samples(), r.startedAt);
-        } catch (IOException e) {
-            LOG.warn("recording not saved: {}", e.getMessage());
-            p.notifier().notice(Notifier.Kind.WARNING, "The recording was not saved (" + RecordingsFolder.reason(e)
-                    + (textInserted ? "); the text is still inserted." : ")."));
-            return null;
-        }
+        archive.prune(s, wav, lastFailed);
     }
 
     private void retry(HistoryEntry failed) {
@@ -549,25 +535,6 @@ public final class DictationController implements AutoCloseable {
             return " " + text;
         }
         return text;
-    }
-
-    private HistoryEntry record(Settings s, HistoryEntry given) {
-        if (p.history() == null || !s.storage().historyEnabled()) {
-            return given;
-        }
-        // Every recording is saved before this; no WAV means it could not be (disk full): the row says so.
-        HistoryEntry e = given.wavPath() == null && given.error() == null ? given.withNote("audio not saved") : given;
-        try {
-            return p.history().add(e);
-        } catch (RuntimeException ex) {
-            LOG.warn("history not written: {}", ex.getMessage());
-            return e;
-        }
-    }
-
-    private void prune(Settings s, Path justSaved) {
-        HistoryEntry f = lastFailed;
-        p.recordings().prune(Math.max(s.storage().recordingsKept(), 0), f == null ? justSaved : f.wavPath());
     }
 
     private String modelName() {
