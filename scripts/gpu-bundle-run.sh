@@ -47,7 +47,9 @@ done
 
 # 3. Every GPU test (and the discovery/doctor tests), through the JUnit console launcher.
 TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-standalone | tr '\n' ':')"
-CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest dev.dictum.gpu.discovery.RocmScanTest
+CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest
+  dev.dictum.gpu.backend.GpuFusedStepTest dev.dictum.gpu.backend.GpuMemoryReportTest dev.dictum.whisper.gpu.GpuStepFusionTest
+  dev.dictum.gpu.discovery.RocmScanTest
   dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.gpu.discovery.OldNvidiaDriverTest
   dev.dictum.whisper.gpu.GpuModelTest dev.dictum.whisper.gpu.GpuTrafficTest dev.dictum.whisper.gpu.GpuStepGraphTest
   dev.dictum.whisper.gpu.GpuEncoderContextTest
