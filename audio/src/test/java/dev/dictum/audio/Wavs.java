@@ -9,15 +9,7 @@ final class Wavs {
   private Wavs() {}
 
   static float[] readAll(WavStream s) throws IOException {
-    float[] all = new float[0];
-    float[] buf = new float[1000];
-    int n;
-    while ((n = s.read(buf)) >= 0) {
-      int size = all.length;
-      all = Arrays.copyOf(all, size + n);
-      System.arraycopy(buf, 0, all, size, n);
-    }
-    return all;
+    return drain(s::read, 1000);
   }
 
   static float[] readAll(byte[] wav) throws IOException {
@@ -37,10 +29,20 @@ final class Wavs {
   }
 
   static float[] readAll(Audio16kStream s) throws IOException {
+    return drain(s::read, 4096);
+  }
+
+  /** A stream's read(float[]): the count it filled, or negative at the end. */
+  private interface SampleReader {
+    int read(float[] buf) throws IOException;
+  }
+
+  /** Reads until the end in chunks of {@code chunk} (each caller keeps its own chunk size). */
+  private static float[] drain(SampleReader reader, int chunk) throws IOException {
     float[] all = new float[0];
-    float[] buf = new float[4096];
+    float[] buf = new float[chunk];
     int n;
-    while ((n = s.read(buf)) >= 0) {
+    while ((n = reader.read(buf)) >= 0) {
       int size = all.length;
       all = Arrays.copyOf(all, size + n);
       System.arraycopy(buf, 0, all, size, n);

@@ -3,7 +3,7 @@ package dev.dictum.whisper.decode;
 import java.util.Map;
 
 /** Helpers to write crafted logits and to compute what the decoder should make of them. */
-final class Logits {
+public final class Logits {
     private Logits() {
     }
 
@@ -16,6 +16,11 @@ final class Logits {
         float[] r = new float[vocab];
         java.util.Arrays.fill(r, base);
         return r;
+    }
+
+    /** The product's argmax (first index of the maximum), for tests outside decode that pick tokens greedily. */
+    public static int argmax(float[] row) {
+        return LogitMath.argmax(row);
     }
 
     /** log_softmax(row)[token] in double: the expected per-token log-probability. */

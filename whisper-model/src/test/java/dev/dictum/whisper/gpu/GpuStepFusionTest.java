@@ -1,9 +1,10 @@
 package dev.dictum.whisper.gpu;
 
+import static dev.dictum.whisper.testutil.ToyEnGpu.MODEL;
+import static dev.dictum.whisper.testutil.ToyEnGpu.WAV;
+import static dev.dictum.whisper.testutil.ToyEnGpu.driver;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.device.GpuDriver;
 import dev.dictum.whisper.decode.TranscribeOptions;
@@ -14,8 +15,6 @@ import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.session.WhisperEngine;
 import dev.dictum.whisper.testutil.TestData;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,19 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * eagerly (HIP has no graphs; CUDA with graphs refused).
  */
 class GpuStepFusionTest {
-    private static final Path MODEL = TestData.model("toy-en/ggml-toy-en-q8_0.bin");
-    private static final Path WAV = TestData.data("toy-en-samples", "sample_01.wav");
-
-    private static GpuDriver driver(String api) {
-        assumeTrue(Files.isRegularFile(MODEL) && Files.isRegularFile(WAV), "skipped: toy-en q8_0 is missing");
-        try (GpuBackend probe = Backends.openGpu(api)) {
-            return probe.driver();
-        } catch (IllegalArgumentException e) {
-            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
-            throw e;
-        }
-    }
-
     /** Each step's logits when fed {@code tokens} after the prompt (or, if null, its own argmax). */
     private static List<float[]> stepLogits(WhisperModel m, float[] audio, List<Integer> tokens) {
         SpecialTokens sp = m.vocabulary().specials();

@@ -1,9 +1,10 @@
 package dev.dictum.whisper.gpu;
 
+import static dev.dictum.whisper.testutil.ToyEnGpu.MODEL;
+import static dev.dictum.whisper.testutil.ToyEnGpu.WAV;
+import static dev.dictum.whisper.testutil.ToyEnGpu.driver;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dictum.gpu.select.Backends;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.device.FaultInjectingDriver;
@@ -17,8 +18,6 @@ import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.session.WhisperEngine;
 import dev.dictum.whisper.testutil.TestData;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,17 +31,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * instantiating or replaying fails, decoding falls back to eager steps with the same transcript.
  */
 class GpuStepGraphTest {
-    private static final Path MODEL = TestData.model("toy-en/ggml-toy-en-q8_0.bin");
-    private static final Path WAV = TestData.data("toy-en-samples", "sample_01.wav");
-
-    private static GpuDriver driver(String api) {
-        assumeTrue(Files.isRegularFile(MODEL) && Files.isRegularFile(WAV), "skipped: toy-en q8_0 is missing");
-        try (GpuBackend probe = Backends.openGpu(api)) {
-            return probe.driver();
-        } catch (IllegalArgumentException e) {
-            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
-            throw e;
+    /** A graph-capturing backend over {@code real} that counts its graph launches and its stream captures. */
+    private record CountedGraphs(FaultInjectingDriver launches, FaultInjectingDriver captures, GpuBackend backend) {
+        static CountedGraphs over(GpuDriver real) {
+            FaultInjectingDriver launches = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
+            FaultInjectingDriver captures = new FaultInjectingDriver(launches, "streamBeginCapture", Integer.MAX_VALUE);
+            return new CountedGraphs(launches, captures, new GpuBackend(captures, 0));
         }
+    }
+
+    /** A backend over {@code real} that refuses graphs: every step eager, the reference. */
+    private static GpuBackend eager(GpuDriver real) {
+        GpuBackend eager = new GpuBackend(real, 0);
+        eager.refuseGraphs("test: eager steps");
+        return eager;
     }
 
     private static String transcribe(WhisperEngine e, float[] audio) {
@@ -77,9 +79,8 @@ class GpuStepGraphTest {
         float[] audio = TestData.wav16kMono(WAV);
         FaultInjectingDriver counting = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
         GpuBackend graphs = new GpuBackend(counting, 0);
-        GpuBackend eager = new GpuBackend(real, 0);
-        eager.refuseGraphs("test: eager steps");
-        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs); WhisperEngine e = WhisperEngine.load(MODEL, eager)) {
+        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs);
+                WhisperEngine e = WhisperEngine.load(MODEL, eager(real))) {
             List<float[]> want = greedyLogits(e.model(), audio);
             List<float[]> got = greedyLogits(g.model(), audio);
             assertThat(graphs.graphsRefused()).as("graphs refused").isNull();
@@ -106,12 +107,11 @@ class GpuStepGraphTest {
         for (String wav : new String[] {"sample_01.wav", "sample_02.wav", "sample_03.wav", "sample_01.wav"}) {
             audios.add(TestData.wav16kMono(TestData.data("toy-en-samples", wav)));
         }
-        FaultInjectingDriver launches = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
-        FaultInjectingDriver captures = new FaultInjectingDriver(launches, "streamBeginCapture", Integer.MAX_VALUE);
-        GpuBackend graphs = new GpuBackend(captures, 0);
-        GpuBackend eager = new GpuBackend(real, 0);
-        eager.refuseGraphs("test: eager steps");
-        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs); WhisperEngine e = WhisperEngine.load(MODEL, eager)) {
+        CountedGraphs graphs = CountedGraphs.over(real);
+        FaultInjectingDriver launches = graphs.launches();
+        FaultInjectingDriver captures = graphs.captures();
+        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs.backend());
+                WhisperEngine e = WhisperEngine.load(MODEL, eager(real))) {
             TranscribeOptions o = TranscribeOptions.defaults();
             assertThat(g.transcribe(audios.get(0), o).strippedText()).isEqualTo(transcribe(e, audios.get(0)));
             assertThat(captures.calls()).as("captures of the first dictation").isEqualTo(1);
@@ -124,7 +124,7 @@ class GpuStepGraphTest {
                         .isEqualTo(r.timings().decodeSteps());
             }
             assertThat(captures.calls()).as("captures after four dictations").isEqualTo(1);
-            assertThat(graphs.graphsRefused()).as("graphs refused").isNull();
+            assertThat(graphs.backend().graphsRefused()).as("graphs refused").isNull();
         }
     }
 
@@ -138,12 +138,11 @@ class GpuStepGraphTest {
     void afterATruncateTheReplayedStepGivesTheLogitsOfAStateThatNeverSawTheDroppedTokens() throws Exception {
         GpuDriver real = driver("cuda");
         float[] audio = TestData.wav16kMono(WAV);
-        FaultInjectingDriver launches = new FaultInjectingDriver(real, "graphLaunch", Integer.MAX_VALUE);
-        FaultInjectingDriver captures = new FaultInjectingDriver(launches, "streamBeginCapture", Integer.MAX_VALUE);
-        GpuBackend graphs = new GpuBackend(captures, 0);
-        GpuBackend eager = new GpuBackend(real, 0);
-        eager.refuseGraphs("test: eager steps");
-        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs); WhisperEngine e = WhisperEngine.load(MODEL, eager)) {
+        CountedGraphs graphs = CountedGraphs.over(real);
+        FaultInjectingDriver launches = graphs.launches();
+        FaultInjectingDriver captures = graphs.captures();
+        try (WhisperEngine g = WhisperEngine.load(MODEL, graphs.backend());
+                WhisperEngine e = WhisperEngine.load(MODEL, eager(real))) {
             SpecialTokens sp = g.model().vocabulary().specials();
             int vocab = g.model().dims().nVocab();
             int[] prompt = {sp.sot(), sp.noTimestamps()};

@@ -3,7 +3,6 @@ package dev.dictum.whisper.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.Segment;
@@ -24,9 +23,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dictation session on its own (the app's property test drives it through the real trimmer):
@@ -35,17 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class DictationSessionTest {
     private static final int RATE = 16000;
-    private static WhisperEngine en;
-
-    @BeforeAll
-    static void load() {
-        en = WhisperEngine.load(TestData.model("toy-en").resolve("ggml-toy-en.bin"), new CpuBackend());
-    }
-
-    @AfterAll
-    static void close() {
-        en.close();
-    }
+    @RegisterExtension
+    static final ToyEnCpuEngine EN = new ToyEnCpuEngine();
 
     static TranscribeOptions options() {
         TranscribeOptions o = TranscribeOptions.defaults();
@@ -81,7 +70,7 @@ class DictationSessionTest {
 
     /** The reference: each piece transcribed from scratch, in order, prompted with the pieces before it. */
     static String reference(float[] audio, List<DictationSession.Range> pieces, TranscribeOptions o) {
-        return en.transcribeInPieces(audio, pieces, o);
+        return EN.get().transcribeInPieces(audio, pieces, o);
     }
 
     @Test
@@ -89,7 +78,7 @@ class DictationSessionTest {
         List<float[]> s = samples();
         List<float[]> sentences = new ArrayList<>(s);
         sentences.addAll(s); // about 70 s
-        DictationSession session = en.startDictation(options(), null);
+        DictationSession session = EN.get().startDictation(options(), null);
         float[] audio = dictate(session, sentences, 0.8);
         TranscriptionResult r = session.finish();
         List<DictationSession.Range> pieces = session.pieces();
@@ -104,7 +93,7 @@ class DictationSessionTest {
         // words themselves are checked with condition_on_previous_text off: every sentence, in order (each
         // pause cut a piece, so each sentence was one piece, as the toy was trained).
         TranscribeOptions unprompted = options().withConditionOnPreviousText(false);
-        DictationSession plain = en.startDictation(unprompted, null);
+        DictationSession plain = EN.get().startDictation(unprompted, null);
         float[] again = dictate(plain, sentences, 0.8);
         TranscriptionResult p = plain.finish();
         assertThat(p.text()).isEqualTo(reference(again, plain.pieces(), unprompted));
@@ -129,7 +118,7 @@ class DictationSessionTest {
             parts.add(new float[k == 4 ? RATE / 4 : RATE / 20]);
         }
         float[] audio = concat(parts);
-        DictationSession session = en.startDictation(options(), null);
+        DictationSession session = EN.get().startDictation(options(), null);
         for (int i = 0; i < audio.length; i += 1600) {
             session.feed(Arrays.copyOfRange(audio, i, Math.min(audio.length, i + 1600)));
         }
@@ -181,8 +170,8 @@ class DictationSessionTest {
 
     @Test
     void cancelStopsASpeculationWithinOneDecoderStep() throws Exception {
-        SlowSteps slow = new SlowSteps(en.model());
-        DictationSession s = new DictationSession(slow, en.codec(), options(), null, null);
+        SlowSteps slow = new SlowSteps(EN.get().model());
+        DictationSession s = new DictationSession(slow, EN.get().codec(), options(), null, null);
         float[] a = samples().get(5);
         s.feed(a);
         s.pause(new float[RATE * 2 / 5], 0.4);
@@ -198,9 +187,9 @@ class DictationSessionTest {
 
     @Test
     void aNewerPausePreemptsTheRunningSpeculationAndItsTextIsTheAnswer() throws Exception {
-        SlowSteps slow = new SlowSteps(en.model());
+        SlowSteps slow = new SlowSteps(EN.get().model());
         java.util.concurrent.Semaphore made = new java.util.concurrent.Semaphore(0);
-        DictationSession s = new DictationSession(slow, en.codec(), options(), null, text -> made.release());
+        DictationSession s = new DictationSession(slow, EN.get().codec(), options(), null, text -> made.release());
         List<float[]> samples = samples();
         float[] quiet = new float[RATE * 2 / 5];
         float[] first = Arrays.copyOf(samples.get(5), RATE * 3 / 2); // shorter than a piece: no cut at its pause
@@ -220,13 +209,13 @@ class DictationSessionTest {
         assertThat(s.release().speculative()).isTrue();
         float[] audio = concat(List.of(first, quiet, samples.get(1), quiet));
         assertThat(s.pieces()).hasSize(1);
-        assertThat(r.text()).isEqualTo(en.transcribe(audio, options()).text());
+        assertThat(r.text()).isEqualTo(EN.get().transcribe(audio, options()).text());
     }
 
     @Test
     void feedNeverWaitsForTheEngine() throws Exception {
         java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
-        SlowSteps slow = new SlowSteps(en.model()) {
+        SlowSteps slow = new SlowSteps(EN.get().model()) {
             @Override
             public EncodedAudio encode(float[] logMel) {
                 try {
@@ -237,7 +226,7 @@ class DictationSessionTest {
                 return super.encode(logMel);
             }
         };
-        DictationSession s = new DictationSession(slow, en.codec(), options(), null, null);
+        DictationSession s = new DictationSession(slow, EN.get().codec(), options(), null, null);
         s.feed(samples().get(5));
         s.pause(new float[RATE * 2 / 5], 0.4);
         long t0 = System.nanoTime();
@@ -253,7 +242,7 @@ class DictationSessionTest {
     @Test
     void liveTextComesWhileSpeakingAndNeverChangesTheResult() throws Exception {
         List<String> partials = java.util.Collections.synchronizedList(new ArrayList<>());
-        DictationSession s = en.startDictation(options(), partials::add);
+        DictationSession s = EN.get().startDictation(options(), partials::add);
         float[] a = samples().get(5); // 8.8 s, fed at twice real time
         for (int i = 0; i < a.length; i += 1600) {
             s.feed(Arrays.copyOfRange(a, i, Math.min(a.length, i + 1600)));
@@ -263,7 +252,7 @@ class DictationSessionTest {
         TranscriptionResult r = s.finish();
         assertThat(whileSpeaking).as("live texts while speaking").isPositive();
         assertThat(partials.get(0)).isNotBlank();
-        assertThat(r.text()).isEqualTo(en.transcribe(a, options()).text());
+        assertThat(r.text()).isEqualTo(EN.get().transcribe(a, options()).text());
     }
 
     static float[] concat(List<float[]> parts) {

@@ -2,7 +2,6 @@ package dev.dictum.whisper.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.TranscribeOptions;
@@ -23,9 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,17 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class DraftDecodingTest {
     private static final int RATE = 16000;
-    private static WhisperEngine en;
-
-    @BeforeAll
-    static void load() {
-        en = WhisperEngine.load(TestData.model("toy-en").resolve("ggml-toy-en.bin"), new CpuBackend());
-    }
-
-    @AfterAll
-    static void close() {
-        en.close();
-    }
+    @RegisterExtension
+    static final ToyEnCpuEngine EN = new ToyEnCpuEngine();
 
     /** Counts the decoder's single-token steps and batched draft passes. */
     static final class Counting extends DecoderWrappingInference {
@@ -91,7 +80,7 @@ class DraftDecodingTest {
         StreamingMelSource mel = new StreamingMelSource(m.dims().nMels());
         mel.push(audio, 0, audio.length);
         mel.finish();
-        return new Transcriber(m, en.codec()).transcribe(mel, o, ProgressListener.NONE, new int[0], draft);
+        return new Transcriber(m, EN.get().codec()).transcribe(mel, o, ProgressListener.NONE, new int[0], draft);
     }
 
     private static TranscribeOptions options(boolean timestamps) {
@@ -123,13 +112,13 @@ class DraftDecodingTest {
     @ParameterizedTest(name = "timestamps {0}")
     @ValueSource(booleans = {false, true})
     void theTranscriptWithAnyDraftIsTheTranscriptWithout(boolean timestamps) throws Exception {
-        int eot = en.model().vocabulary().specials().eot();
+        int eot = EN.get().model().vocabulary().specials().eot();
         TranscribeOptions o = options(timestamps);
         float[] other = TestData.wav16kMono(TestData.data("toy-en-samples", "sample_04.wav"));
-        int[] otherTokens = transcribe(en.model(), other, o, null).firstWindowTokens();
+        int[] otherTokens = transcribe(EN.get().model(), other, o, null).firstWindowTokens();
         for (String sample : new String[] {"sample_01.wav", "sample_03.wav"}) {
             float[] audio = TestData.wav16kMono(TestData.data("toy-en-samples", sample));
-            Counting plain = new Counting(en.model());
+            Counting plain = new Counting(EN.get().model());
             TranscriptionResult want = transcribe(plain, audio, o, null);
             int[] t = want.firstWindowTokens();
             assertThat(t.length).as(sample + ": tokens to draft").isGreaterThanOrEqualTo(6);
@@ -151,7 +140,7 @@ class DraftDecodingTest {
             drafts.put("eot first", new int[] {eot, 262, 263});
             for (Map.Entry<String, int[]> d : drafts.entrySet()) {
                 String what = sample + ", draft " + d.getKey();
-                Counting c = new Counting(en.model());
+                Counting c = new Counting(EN.get().model());
                 TranscriptionResult got = transcribe(c, audio, o, d.getValue());
                 assertThat(got.text()).as(what).isEqualTo(want.text());
                 assertThat(segmentTokens(got)).as(what).isEqualTo(segmentTokens(want));
@@ -164,26 +153,26 @@ class DraftDecodingTest {
                 }
             }
             // Steps: none after an exact draft, a few after a wrong one (the rest is checked again in one pass).
-            Counting exact = new Counting(en.model());
+            Counting exact = new Counting(EN.get().model());
             TranscriptionResult e = transcribe(exact, audio, o, with(t, eot));
             assertThat(exact.singleSteps).as(sample + ": steps after the exact draft").isEqualTo(prompt);
             assertThat(exact.feedAlls).isEqualTo(1);
             assertThat(e.timings().draftAccepted()).isEqualTo(t.length + 1);
             assertThat(e.timings().decodeSteps()).as("sot, the prompt's rest, one pass").isEqualTo(2 + prompt);
-            Counting middle = new Counting(en.model());
+            Counting middle = new Counting(EN.get().model());
             TranscriptionResult m = transcribe(middle, audio, o, with(wrongAt(t, t.length / 2), eot));
             assertThat(middle.singleSteps - prompt + middle.feedAlls)
                     .as(sample + ": decoder calls after a wrong middle token").isLessThanOrEqualTo(2);
             assertThat(m.timings().draftAccepted()).isEqualTo(t.length);
-            Counting last = new Counting(en.model());
+            Counting last = new Counting(EN.get().model());
             transcribe(last, audio, o, with(wrongAt(t, t.length - 1), eot));
             assertThat(last.singleSteps).as(sample + ": steps after a wrong last token").isEqualTo(1 + prompt);
-            Counting prefix = new Counting(en.model());
+            Counting prefix = new Counting(EN.get().model());
             TranscriptionResult p = transcribe(prefix, audio, o, Arrays.copyOf(t, t.length / 2));
             assertThat(prefix.singleSteps).as(sample + ": steps after a half draft")
                     .isEqualTo(t.length - t.length / 2 + prompt);
             assertThat(p.timings().draftAccepted()).isEqualTo(t.length / 2);
-            Counting empty = new Counting(en.model());
+            Counting empty = new Counting(EN.get().model());
             TranscriptionResult none = transcribe(empty, audio, o, new int[0]);
             assertThat(empty.feedAlls).isZero();
             assertThat(none.timings().draftChecked()).isZero();
@@ -194,12 +183,12 @@ class DraftDecodingTest {
     void aDraftIsNotUsedWhereTheDecisionIsNotAnArgmaxOfOneSequence() throws Exception {
         float[] audio = TestData.wav16kMono(TestData.data("toy-en-samples", "sample_01.wav"));
         TranscribeOptions o = options(false);
-        int[] t = transcribe(en.model(), audio, o, null).firstWindowTokens();
+        int[] t = transcribe(EN.get().model(), audio, o, null).firstWindowTokens();
         TranscribeOptions beam = o.withDecoding(o.decoding().withBeamSize(2));
         TranscribeOptions hot = o.withTemperatures(0.4);
         for (TranscribeOptions x : List.of(beam, hot)) {
-            Counting c = new Counting(en.model());
-            TranscriptionResult want = transcribe(en.model(), audio, x, null);
+            Counting c = new Counting(EN.get().model());
+            TranscriptionResult want = transcribe(EN.get().model(), audio, x, null);
             TranscriptionResult got = transcribe(c, audio, x, t);
             assertThat(c.feedAlls).isZero();
             assertThat(got.text()).isEqualTo(want.text());
@@ -217,14 +206,14 @@ class DraftDecodingTest {
         TranscribeOptions o = DictationSessionTest.options();
         float[] a = TestData.wav16kMono(TestData.data("toy-en-samples", "sample_03.wav"));
         Semaphore made = new Semaphore(0);
-        DictationSession s = new DictationSession(en.model(), en.codec(), o, null, text -> made.release());
+        DictationSession s = new DictationSession(EN.get().model(), EN.get().codec(), o, null, text -> made.release());
         float[] head = Arrays.copyOf(a, a.length - RATE / 4); // all but the last 0.25 s: the live text's audio
         s.feed(head);
         assertThat(made.tryAcquire(60, TimeUnit.SECONDS)).as("live text made").isTrue();
         s.feed(Arrays.copyOfRange(a, head.length, a.length));
         TranscriptionResult r = s.finish();
         DictationSession.Release how = s.release();
-        TranscriptionResult scratch = en.transcribe(a, o);
+        TranscriptionResult scratch = EN.get().transcribe(a, o);
         assertThat(r.text()).isEqualTo(scratch.text());
         assertThat(how.speculative()).isFalse();
         assertThat(how.draftChecked()).as("draft checked").isPositive();

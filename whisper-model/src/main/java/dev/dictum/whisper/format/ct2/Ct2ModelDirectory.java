@@ -1,11 +1,10 @@
 package dev.dictum.whisper.format.ct2;
 
-import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.GenerationConfig;
+import dev.dictum.whisper.format.MappedWeightSource;
 import dev.dictum.whisper.format.MappedFiles;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.format.TensorTable;
-import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import dev.dictum.whisper.tokenizer.SuppressTokens;
@@ -14,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -22,27 +20,18 @@ import java.util.TreeSet;
  * vocabulary. Weights may be float32, float16, bfloat16 or int8 (with per-row scales); int16 is
  * refused. Fused attention projections are split into canonical q, k, v views without copying.
  */
-public final class Ct2ModelDirectory implements WeightSource {
+public final class Ct2ModelDirectory extends MappedWeightSource {
     /** Spec revisions of WhisperSpec so far (1 to 3); they changed config fields and enums, not weights. */
     private static final int NEWEST_REVISION = 3;
     private static final int MAX_INITIAL_TIMESTAMP_INDEX = 50;
 
-    private final String description;
-    private final Arena arena;
     private final WhisperDims dims;
-    private final TensorTable tensors;
-    private final Vocabulary vocabulary;
-    private final GenerationConfig generation;
     private final List<AlignmentHead> alignmentHeads;
 
     private Ct2ModelDirectory(String description, Arena arena, WhisperDims dims, TensorTable tensors,
             Vocabulary vocabulary, GenerationConfig generation, List<AlignmentHead> alignmentHeads) {
-        this.description = description;
-        this.arena = arena;
+        super(description, arena, tensors, vocabulary, generation);
         this.dims = dims;
-        this.tensors = tensors;
-        this.vocabulary = vocabulary;
-        this.generation = generation;
         this.alignmentHeads = alignmentHeads;
     }
 
@@ -114,42 +103,12 @@ public final class Ct2ModelDirectory implements WeightSource {
     }
 
     @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
     public WhisperDims dims() {
         return dims;
-    }
-
-    @Override
-    public Set<String> names() {
-        return tensors.names();
-    }
-
-    @Override
-    public HostTensor tensor(String canonicalName, long... expectedShape) {
-        return tensors.get(canonicalName, expectedShape);
-    }
-
-    @Override
-    public Vocabulary vocabulary() {
-        return vocabulary;
-    }
-
-    @Override
-    public GenerationConfig generation() {
-        return generation;
     }
 
     /** config.json's alignment_heads (the converter fills in the last half of the decoder's heads when unknown). */
     public List<AlignmentHead> alignmentHeads() {
         return alignmentHeads;
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }

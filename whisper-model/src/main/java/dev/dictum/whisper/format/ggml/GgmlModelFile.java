@@ -1,11 +1,10 @@
 package dev.dictum.whisper.format.ggml;
 
-import dev.dictum.gpu.HostTensor;
 import dev.dictum.whisper.format.GenerationConfig;
+import dev.dictum.whisper.format.MappedWeightSource;
 import dev.dictum.whisper.format.MappedFiles;
 import dev.dictum.whisper.format.ModelFormatException;
 import dev.dictum.whisper.format.TensorTable;
-import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import dev.dictum.whisper.tokenizer.LanguageCodes;
@@ -14,7 +13,6 @@ import dev.dictum.whisper.tokenizer.SuppressTokens;
 import dev.dictum.whisper.tokenizer.Vocabulary;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
-import java.util.Set;
 
 /**
  * A whisper.cpp ggml model file (f32, f16, q8_0, q5_0, q5_1 or q4_0 tensors), memory-mapped.
@@ -22,25 +20,16 @@ import java.util.Set;
  * with unaligned layouts. The file stores only BPE tokens; the special tokens follow from
  * n_vocab as in whisper.cpp, and the suppress lists are computed as OpenAI's tokenizer does.
  */
-public final class GgmlModelFile implements WeightSource {
+public final class GgmlModelFile extends MappedWeightSource {
     /** OpenAI's default: the first timestamp may be at most 1.0 s into the window. */
     private static final int MAX_INITIAL_TIMESTAMP_INDEX = 50;
 
-    private final String description;
-    private final Arena arena;
     private final GgmlContents contents;
-    private final TensorTable tensors;
-    private final Vocabulary vocabulary;
-    private final GenerationConfig generation;
 
     private GgmlModelFile(String description, Arena arena, GgmlContents contents, TensorTable tensors,
             Vocabulary vocabulary, GenerationConfig generation) {
-        this.description = description;
-        this.arena = arena;
+        super(description, arena, tensors, vocabulary, generation);
         this.contents = contents;
-        this.tensors = tensors;
-        this.vocabulary = vocabulary;
-        this.generation = generation;
     }
 
     /**
@@ -82,11 +71,6 @@ public final class GgmlModelFile implements WeightSource {
     }
 
     @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
     public WhisperDims dims() {
         return contents.dims();
     }
@@ -98,30 +82,5 @@ public final class GgmlModelFile implements WeightSource {
 
     public GgmlMelFilters melFilters() {
         return contents.melFilters();
-    }
-
-    @Override
-    public Set<String> names() {
-        return tensors.names();
-    }
-
-    @Override
-    public HostTensor tensor(String canonicalName, long... expectedShape) {
-        return tensors.get(canonicalName, expectedShape);
-    }
-
-    @Override
-    public Vocabulary vocabulary() {
-        return vocabulary;
-    }
-
-    @Override
-    public GenerationConfig generation() {
-        return generation;
-    }
-
-    @Override
-    public void close() {
-        arena.close();
     }
 }
