@@ -253,16 +253,10 @@ final class SpeculationExactness {
     }
 
     static float[] concat(float[]... parts) {
-        int n = 0;
+        java.nio.FloatBuffer out = java.nio.FloatBuffer.allocate(java.util.Arrays.stream(parts).mapToInt(p -> p.length).sum());
         for (float[] p : parts) {
-            n += p.length;
+            out.put(p);
         }
-        float[] out = new float[n];
-        int at = 0;
-        for (float[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
+        return out.array();
     }
 }

@@ -256,13 +256,8 @@ class DictationSessionTest {
     }
 
     static float[] concat(List<float[]> parts) {
-        int n = parts.stream().mapToInt(p -> p.length).sum();
-        float[] out = new float[n];
-        int at = 0;
-        for (float[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
+        java.nio.FloatBuffer out = java.nio.FloatBuffer.allocate(parts.stream().mapToInt(p -> p.length).sum());
+        parts.forEach(out::put);
+        return out.array();
     }
 }
