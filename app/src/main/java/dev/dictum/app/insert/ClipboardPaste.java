@@ -76,13 +76,15 @@ public final class ClipboardPaste {
                 }
                 keys.paste(s.pasteKeystroke());
                 long at = System.nanoTime();
-                if (enter) {
-                    keys.enter();
-                }
                 // Restore once the target has read the text (plus a moment for the transfer to leave),
                 // or after the restore delay when it never asks (a target that ignores the keystroke).
                 if (offered.read.await(s.restoreDelayMillis(), TimeUnit.MILLISECONDS)) {
                     Thread.sleep(Math.min(READ_GRACE_MILLIS, s.restoreDelayMillis()));
+                }
+                // Enter only once the text has landed: X11 targets fetch the selection after the
+                // keystroke (round trips), so an Enter sent at once could arrive before the text.
+                if (enter) {
+                    keys.enter();
                 }
                 return at;
             } finally {

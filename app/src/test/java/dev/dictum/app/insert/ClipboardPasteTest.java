@@ -34,6 +34,38 @@ class ClipboardPasteTest {
         }
     };
 
+    /**
+     * Stop-and-Enter: an X11 target reads the selection some round trips after the keystroke; the
+     * Enter must come after that read, or the newline lands before the text (seen end to end once the
+     * paste delay went to 0).
+     */
+    @Test
+    void enterComesAfterTheTargetHasReadTheText() throws Exception {
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        KeySender lateReader = new KeySender() {
+            @Override
+            public void paste(PasteKeystroke k) {
+                Transferable offered = clipboard.getContents(null);
+                Thread.ofPlatform().start(() -> { // the target's selection request, a little later
+                    try {
+                        Thread.sleep(60);
+                        order.add("READ " + offered.getTransferData(DataFlavor.stringFlavor));
+                    } catch (Exception e) {
+                        order.add("READ failed: " + e);
+                    }
+                });
+            }
+
+            @Override
+            public void enter() {
+                order.add("ENTER");
+            }
+        };
+        InsertionSettings s = InsertionSettings.defaults().withPasteDelayMillis(0).withRestoreDelayMillis(1000);
+        new ClipboardPaste(clipboard, lateReader).paste("right now.", s, true);
+        assertThat(order).containsExactly("READ right now.", "ENTER");
+    }
+
     /** What a word processor offers after a copy: plain text, HTML and a private format. */
     static Transferable richContents() {
         return new Transferable() {
