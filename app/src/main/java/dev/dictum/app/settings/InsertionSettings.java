@@ -34,7 +34,7 @@ public record InsertionSettings(
     private static final Integer D_RESTOREDELAYMILLIS = 250;
     private static final Boolean D_ENTERAFTER = false;
     private static final Boolean D_LEADINGSPACE = true;
-    private static final Integer D_TYPINGDELAYMILLIS = 0; // a sentence is typed in one batch (issue 23)
+    private static final Integer D_TYPINGDELAYMILLIS = 12;
     private static final java.util.List<Replacement> D_REPLACEMENTS = java.util.List.of();
     private static final Boolean D_VOICECOMMANDS = true;
     /** More rules than anyone types by hand; a limit keeps a damaged file from slowing every dictation. */
