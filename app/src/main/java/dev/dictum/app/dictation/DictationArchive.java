@@ -29,6 +29,9 @@ final class DictationArchive {
         try {
             return p.recordings().save(r.samples(), r.startedAt);
         } catch (IOException e) {
+            // The crash journal goes before the history row is written: on a full disk its bytes are
+            // what the row needs (and a dictation that ended is no interrupted one to recover).
+            r.dropJournal();
             LOG.warn("recording not saved: {}", e.getMessage());
             p.notifier().notice(Notifier.Kind.WARNING, "The recording was not saved (" + RecordingsFolder.reason(e)
                     + (textInserted ? "); the text is still inserted." : ")."));
