@@ -54,7 +54,8 @@ CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest
   dev.dictum.whisper.gpu.GpuModelTest dev.dictum.whisper.gpu.GpuTrafficTest dev.dictum.whisper.gpu.GpuStepGraphTest
   dev.dictum.whisper.gpu.GpuEncoderContextTest
   dev.dictum.app.cli.CliDoctorTest
-  dev.dictum.app.cli.CliGpuSamplesTest dev.dictum.app.dictation.GpuSpeculationExactnessTest)
+  dev.dictum.app.cli.CliGpuSamplesTest dev.dictum.app.dictation.GpuSpeculationExactnessTest
+  dev.dictum.app.dictation.InterruptedDictationTest)
 SELECT=()
 for c in "${CLASSES[@]}"; do SELECT+=(--select-class "$c"); done
 "$JAVA" "${FLAGS[@]}" -Ddictum.testdata="$B/testdata" -jar "$B"/lib-test/junit-platform-console-standalone-*.jar \

@@ -35,13 +35,13 @@ final class GemvPanelsF16 implements DecoderPanels {
     static final int P = 4 * CpuVectors.L;
     /**
      * How the f16 weights are widened: "blocks" ({@link #panelBlocks}) or "bits" ({@link #panel}).
-     * Default by width, from an A/B of the two kernels alternating in one JVM (issue 21; one thread,
-     * GB/s of panel per CPU-second, [51865 × 384] and [51865 × 768], machine under load 90-160, so
-     * only the comparison counts): 512 bits: blocks 8.9-9.2, bits 8.1-8.3; 256 bits: bits 7.1-7.4,
-     * blocks 5.6-6.4. The bit trick wins at 256 bits, where a vcvtph2ps widens only 8 values and the
-     * scratch's store and reload cost as much as the shift and mask they replace.
+     * Blocks at every width, from idle A/Bs alternating the two in separate JVMs (issue 21, 2 threads,
+     * decoder ms per token over cache lengths 0-224, nothing else running; docs/benchmarks.md):
+     * 256 bits: toy-en blocks 1.85-1.92, bits 2.11-2.24; tiny blocks 3.10-3.26, bits 3.53-3.77;
+     * 512 bits: blocks +10 %. (An earlier one-thread A/B under load 90-160 had the bit trick ahead at
+     * 256 bits: under that load the L1-resident scratch did not stay resident.)
      */
-    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", CpuVectors.L >= 16 ? "blocks" : "bits")
+    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", "blocks")
             .equals("blocks");
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
