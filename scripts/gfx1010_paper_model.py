@@ -77,10 +77,12 @@ def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True):
     gemm_flop = sum(2 * r * n * k * c for r, n, k, c in shapes)
     t_gemm = sum(gemm_seconds(r, n, k, tiled) * c for r, n, k, c in shapes)
     att = 4 * T * T * d * el
-    # bytes of the memory-bound kernels per layer: 2 layer norms (read + write), the transpose of
-    # the cross keys per decoder layer; GEMM and attention I/O is inside their compute time
-    mem = el * 2 * 2 * T * d * 4 + dl * 2 * T * d * 4 + T * d * 4 * 2
-    launches = el * 11 + dl * 3 + 5
+    # bytes of the memory-bound kernels per layer: 2 layer norms (read + write); per decoder layer the
+    # cross keys' transpose and the values' rounding, each reading f32 and writing f16 (issue 22: 6 bytes
+    # a value each; before, the transpose alone, f32 to f32); GEMM and attention I/O is inside their
+    # compute time
+    mem = el * 2 * 2 * T * d * 4 + dl * 2 * T * d * 6 + T * d * 4 * 2
+    launches = el * 11 + dl * 4 + 5
     t_att = att / (F32 * att_eff)
     t_mem = mem / BW + launches * FIXED
     return {"gemm_ms": t_gemm * 1e3, "attention_ms": t_att * 1e3, "memory_ms": t_mem * 1e3,
@@ -90,7 +92,7 @@ def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True):
 
 def decoder_step(d, dl, rows=1):
     weights = 2 * (dl * 14 * d * d + VOCAB * d)
-    cross = dl * 2 * T * d * 4                # cross K (transposed) and V, f32
+    cross = dl * 2 * T * d * 2                # cross K (transposed) and V, f16 since issue 22 (f32: 4)
     selfkv = dl * 2 * 64 * d * 4 * rows       # 64 tokens in the cache
     launches = dl * 16 + 5
     gpu = (weights + cross + selfkv) / BW + launches * FIXED

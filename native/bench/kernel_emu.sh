@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs native/bench/kernel_emu.cpp: the decoder kernels and layer_norm_f32 on the CPU (no GPU needed), one
+# Builds and runs native/bench/kernel_emu.cpp: the decoder's GEMV kernels and layer_norm_f32 on the CPU (no GPU needed), one
 # std::thread per GPU thread, against float64. Needs g++ (C++20) and the CUDA headers (cuda_fp16.h).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -8,7 +8,7 @@ cuda="${CUDA_HOME:-/usr/local/cuda}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # Dynamic shared memory becomes one array of the emulator (blocks run one at a time).
-cat "$src/gemv.cu" "$src/cross_attention.cu" "$src/layer_norm.cu" \
+cat "$src/gemv.cu" "$src/layer_norm.cu" \
   | sed 's/extern __shared__ float sm\[\];/float* sm = dynamicShared;/' >"$tmp/emu_kernels.inc"
 g++ -std=c++20 -O2 -pthread -I"$cuda/include" -I"$src" -I"$here/../src/test/emu" -I"$tmp" -o "$tmp/kernel_emu" "$here/kernel_emu.cpp"
 "$tmp/kernel_emu"

@@ -19,6 +19,10 @@
 // groups of headDim / 4 threads (8 groups of 16 keys' worth in flight instead of 2 groups walking 54
 // keys one load at a time), and the last block reads the chunks' partials with independent L2
 // loads. The generic entry keeps any head width and block size.
+//
+// The keys and values come in f32 or, since issue 22, in f16 (`cross_attention_f16kv*`: the GPU
+// stores every window's cross K/V that way, half the bytes a decoded token reads): each element is
+// widened to f32 as it is loaded, and every product, sum and partial stays f32.
 #include "block_reduce.cuh"
 
 // The chunks' partials are written by other blocks: read them from L2 (CUDA's ld.global.cg), past
@@ -29,10 +33,32 @@
 #define DG_LOAD_L2(p) __ldcg(p)
 #endif
 
+// One stored K/V element as f32.
+__device__ __forceinline__ float dg_kv(float v) {
+    return v;
+}
+__device__ __forceinline__ float dg_kv(__half v) {
+    return __half2float(v);
+}
+
+// Four consecutive K/V elements as f32, one load: 16 bytes of f32, 8 of f16 (element 0 in the low
+// half of the first word: both vendors' GPUs are little-endian). p is aligned to the load's size.
+__device__ __forceinline__ float4 dg_kv4(const float* p) {
+    return *reinterpret_cast<const float4*>(p);
+}
+__device__ __forceinline__ float4 dg_kv4(const __half* p) {
+    const uint2 u = *reinterpret_cast<const uint2*>(p);
+    return make_float4(__half2float(__ushort_as_half((unsigned short) (u.x & 0xffffu))),
+                       __half2float(__ushort_as_half((unsigned short) (u.x >> 16))),
+                       __half2float(__ushort_as_half((unsigned short) (u.y & 0xffffu))),
+                       __half2float(__ushort_as_half((unsigned short) (u.y >> 16))));
+}
+
 // HD: the head width when known at compile time (then hd == HD), 0 for any (hd = headDim).
-template <int HD>
-__device__ __forceinline__ void cross_attention_body(const float* q, int rows, const float* keysT, int keysStride,
-                                                     const float* values, int keys, int heads, int headDim,
+// KV: how keysT and values are stored (float or __half).
+template <int HD, typename KV>
+__device__ __forceinline__ void cross_attention_body(const float* q, int rows, const KV* keysT, int keysStride,
+                                                     const KV* values, int keys, int heads, int headDim,
                                                      float* out, float* partial, unsigned int* tickets) {
     extern __shared__ float sm[];
     const int hd = HD > 0 ? HD : headDim;
@@ -59,12 +85,12 @@ __device__ __forceinline__ void cross_attention_body(const float* q, int rows, c
     __syncthreads();
 
     float mx = -DG_INF;
-    const float* kh = keysT + (long long) h * hd * keysStride + k0;
+    const KV* kh = keysT + (long long) h * hd * keysStride + k0;
     for (int j = tid; j < nk; j += blockDim.x) {
         float dot = 0.0f;
 #pragma unroll(HD > 0 ? HD : 16)
         for (int d = 0; d < hd; d++) {
-            dot = fmaf(qh[d], kh[(long long) d * keysStride + j], dot);
+            dot = fmaf(qh[d], dg_kv(kh[(long long) d * keysStride + j]), dot);
         }
         const float sj = dot * scale;
         s[j] = sj;
@@ -81,8 +107,8 @@ __device__ __forceinline__ void cross_attention_body(const float* q, int rows, c
     sum = dg_block_sum(sum, redSum); // its barrier also publishes every s[j]
 
     // P·V: groups of threads, each group a stride of the chunk's keys, summed in group order after.
-    const float* vh = values + (long long) k0 * width + h * hd;
-    const bool vec = HD > 0 && HD % 4 == 0 && ((unsigned long long) values & 15) == 0
+    const KV* vh = values + (long long) k0 * width + h * hd;
+    const bool vec = HD > 0 && HD % 4 == 0 && ((unsigned long long) values & (4 * sizeof(KV) - 1)) == 0
                      && blockDim.x % (HD / 4 > 0 ? HD / 4 : 1) == 0;
     int groups;
     if (vec) {
@@ -93,7 +119,7 @@ __device__ __forceinline__ void cross_attention_body(const float* q, int rows, c
         float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll 16
         for (int j = g; j < nk; j += groups) {
-            const float4 v = *reinterpret_cast<const float4*>(vh + (long long) j * width + c);
+            const float4 v = dg_kv4(vh + (long long) j * width + c);
             const float p = s[j];
             acc.x = fmaf(p, v.x, acc.x);
             acc.y = fmaf(p, v.y, acc.y);
@@ -113,7 +139,7 @@ __device__ __forceinline__ void cross_attention_body(const float* q, int rows, c
             float acc = 0.0f;
 #pragma unroll 8
             for (int j = g; j < nk; j += groups) {
-                acc = fmaf(s[j], vh[(long long) j * width + d], acc);
+                acc = fmaf(s[j], dg_kv(vh[(long long) j * width + d]), acc);
             }
             part[g * hd + d] = acc;
         }
@@ -180,7 +206,7 @@ extern "C" __global__ void __launch_bounds__(1024) cross_attention_f32(const flo
                                                                        int keysStride, const float* values, int keys,
                                                                        int heads, int headDim, float* out,
                                                                        float* partial, unsigned int* tickets) {
-    cross_attention_body<0>(q, rows, keysT, keysStride, values, keys, heads, headDim, out, partial, tickets);
+    cross_attention_body<0, float>(q, rows, keysT, keysStride, values, keys, heads, headDim, out, partial, tickets);
 }
 
 // headDim == 64 (every Whisper), blocks of up to 256 threads: shared memory holds 4 × blockDim
@@ -190,5 +216,21 @@ extern "C" __global__ void __launch_bounds__(256) cross_attention_f32_hd64(const
                                                                           const float* values, int keys, int heads,
                                                                           int headDim, float* out, float* partial,
                                                                           unsigned int* tickets) {
-    cross_attention_body<64>(q, rows, keysT, keysStride, values, keys, heads, 64, out, partial, tickets);
+    cross_attention_body<64, float>(q, rows, keysT, keysStride, values, keys, heads, 64, out, partial, tickets);
+}
+
+// The same two with the keys and values stored in f16 (the GPU's cross K/V).
+extern "C" __global__ void __launch_bounds__(1024) cross_attention_f16kv(const float* q, int rows, const __half* keysT,
+                                                                         int keysStride, const __half* values, int keys,
+                                                                         int heads, int headDim, float* out,
+                                                                         float* partial, unsigned int* tickets) {
+    cross_attention_body<0, __half>(q, rows, keysT, keysStride, values, keys, heads, headDim, out, partial, tickets);
+}
+
+extern "C" __global__ void __launch_bounds__(256) cross_attention_f16kv_hd64(const float* q, int rows,
+                                                                            const __half* keysT, int keysStride,
+                                                                            const __half* values, int keys, int heads,
+                                                                            int headDim, float* out, float* partial,
+                                                                            unsigned int* tickets) {
+    cross_attention_body<64, __half>(q, rows, keysT, keysStride, values, keys, heads, 64, out, partial, tickets);
 }

@@ -1,12 +1,20 @@
 // dst[c * dstStride + r] = src[r * cols + c], 32 x 32 tiles through shared memory so both the
 // read and the write are coalesced; the tile is 33 wide so a column read hits 32 distinct banks.
 // Block: exactly 256 threads (32 columns x 8 rows of threads). Grid-stride over row tiles.
+// transpose_f32_to_f16 stores the result rounded to f16 (the GPU's cross keys, issue 22).
 #include "dictum_gpu.h"
 
 #define DG_T 32
 
-extern "C" __global__ void __launch_bounds__(256) transpose_f32(const float* src, int rows, int cols, float* dst,
-                                                                 int dstStride) {
+__device__ __forceinline__ void dg_store(float* p, float v) {
+    *p = v;
+}
+__device__ __forceinline__ void dg_store(__half* p, float v) {
+    *p = __float2half_rn(v);
+}
+
+template <typename T>
+__device__ __forceinline__ void transpose_body(const float* src, int rows, int cols, T* dst, int dstStride) {
     __shared__ float tile[DG_T][DG_T + 1];
     const int tx = threadIdx.x % DG_T;
     const int ty = threadIdx.x / DG_T;
@@ -26,9 +34,19 @@ extern "C" __global__ void __launch_bounds__(256) transpose_f32(const float* src
             const int c = c0 + y;
             const int r = r0 + tx;
             if (c < cols && r < rows) {
-                dst[(long long) c * dstStride + r] = tile[tx][y];
+                dg_store(dst + (long long) c * dstStride + r, tile[tx][y]);
             }
         }
         __syncthreads();
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) transpose_f32(const float* src, int rows, int cols, float* dst,
+                                                                 int dstStride) {
+    transpose_body(src, rows, cols, dst, dstStride);
+}
+
+extern "C" __global__ void __launch_bounds__(256) transpose_f32_to_f16(const float* src, int rows, int cols,
+                                                                        __half* dst, int dstStride) {
+    transpose_body(src, rows, cols, dst, dstStride);
 }

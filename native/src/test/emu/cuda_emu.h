@@ -1,8 +1,9 @@
 // A CPU emulation of the CUDA features Dictum's kernels use, so that a kernel source is checked
 // against a float64 reference where no GPU is at hand (issue 12). One emulation for every such check:
-//   - native/bench/kernel_emu.cpp: the decoder kernels (gemv_f16, cross_attention_f32) and
-//     layer_norm_f32, warp size 32 and 64, blocks in forward and reversed order
-//     (native/bench/kernel_emu.sh);
+//   - native/bench/kernel_emu.cpp: the decoder's GEMV kernels and layer_norm_f32, warp size 32
+//     and 64, blocks in forward and reversed order (native/bench/kernel_emu.sh);
+//   - cross_attention_emu.cpp: every cross_attention.cu entry, f32 and f16 K/V, the same way
+//     (CrossAttentionEmulatorTest);
 //   - attention_emu.cpp: attention.cu's portable (AMD) body (PortableAttentionEmulatorTest).
 // One std::thread per GPU thread; the blocks of a launch run one at a time on one pool of threads
 // (emu_launch), so blockIdx and the shared memory change only between blocks. __syncthreads is a

@@ -15,11 +15,11 @@ public interface Backend extends AutoCloseable {
     String name();
 
     /**
-     * Refuses, before anything is uploaded, a model that cannot fit: {@code weightElements} weight
-     * values plus {@code workingFloats} floats of activations and caches. The CPU maps the file and
-     * never refuses; a GPU throws {@link ModelTooLarge} with the sizes in its message.
+     * Refuses, before anything is uploaded, a model that needs {@code bytes} of this backend's device
+     * memory (weights, caches, scratch) when they do not fit ({@link MemoryFit}). The CPU maps the file
+     * and never refuses; a GPU throws {@link ModelTooLarge} with the sizes in its message.
      */
-    default void checkFits(String what, long weightElements, long workingFloats) {
+    default void checkFits(String what, long bytes) {
     }
 
     /** Makes a weight resident on this backend (the CPU backend keeps the mapped segment). */
@@ -34,6 +34,16 @@ public interface Backend extends AutoCloseable {
      */
     default Buffer allocate(long floats, MemoryCategory category) {
         return allocate(floats);
+    }
+
+    /**
+     * A buffer of {@code values} values that this backend may store as f16 (half the bytes; each value
+     * rounded to nearest even when written): the cross-attention keys and values (issue 22). Only
+     * {@link #project} (as an out), {@link #transpose} (as dst) and {@link #copy} (as dst) write it and
+     * only {@link #crossAttention} reads it. This default (the CPU) keeps f32.
+     */
+    default Buffer allocateHalf(long values, MemoryCategory category) {
+        return allocate(values, category);
     }
 
     /** What this backend holds, by category, and the device's own figure where it has one. */
@@ -54,7 +64,10 @@ public interface Backend extends AutoCloseable {
     /** Copies {@code count} floats of {@code src} at {@code srcOffset} to the host; waits for queued work. */
     void download(Buffer src, long srcOffset, float[] dst, int dstOffset, int count);
 
-    /** Copies {@code count} floats between buffers (may overlap only if equal). */
+    /**
+     * Copies {@code count} floats between buffers (may overlap only if equal); into an
+     * {@link #allocateHalf} buffer, rounded.
+     */
     void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count);
 
     /**

@@ -29,4 +29,9 @@ public record MemoryReport(Map<MemoryCategory, Bytes> byCategory, Bytes total, l
     public boolean hasDeviceFigures() {
         return deviceUsedNow >= 0;
     }
+
+    /** The device's free bytes when this report was taken (cuMemGetInfo / hipMemGetInfo), -1 if unknown. */
+    public long deviceFree() {
+        return hasDeviceFigures() ? deviceTotal - deviceUsedNow : -1;
+    }
 }

@@ -19,28 +19,34 @@ import org.junit.jupiter.api.Test;
 class Gfx1010MetadataTest {
     /** Kernels run per layer or per token; the load-time converters may not even matter. */
     private static final Set<String> HOT = Set.of("gemm_f16", "gemv_f16", "layer_norm_f32", "conv1d_gelu_f16",
-            "attention_f32", "cross_attention_f32", "cross_attention_f32_hd64", "add_rows_f16", "embed_f16",
-            "transpose_f32", "kv_append_f32", "gemv1_f16", "gemv1_ln_f16", "gemv3_1_f16", "gemv1_pipe_f16");
+            "attention_f32", "cross_attention_f32", "cross_attention_f32_hd64", "cross_attention_f16kv",
+            "cross_attention_f16kv_hd64", "add_rows_f16", "embed_f16", "transpose_f32", "transpose_f32_to_f16",
+            "kv_append_f32", "gemv1_f16", "gemv1_ln_f16", "gemv3_1_f16", "gemv1_pipe_f16");
     private static final int ELFABIVERSION_AMDGPU_HSA_V4 = 2;
 
     /** Block size and dynamic LDS each kernel is launched with (ABI.md) at Whisper's shapes. */
     private record Launch(int block, long dynamicLds, String shape) {
     }
 
-    private static final Map<String, Launch> LAUNCH = Map.of(
+    private static final Map<String, Launch> LAUNCH = Map.ofEntries(
             // the larger of the two bodies' needs (ABI.md): the NVIDIA body's 21 504 bytes at headDim 64;
             // the portable (AMD) body itself uses 16 384
-            "attention_f32", new Launch(128, Math.max(4L * (80 * 64 + 256), 4L * 2 * 32 * 64), "headDim 64"),
-            "cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, one chunk"),
+            Map.entry("attention_f32", new Launch(128, Math.max(4L * (80 * 64 + 256), 4L * 2 * 32 * 64), "headDim 64")),
+            Map.entry("cross_attention_f32", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, one chunk")),
             // a large-v3 token on 40 CUs: 4 chunks of 375 keys; float4 partials of 4 x 128 floats
-            "cross_attention_f32_hd64", new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64"),
+            Map.entry("cross_attention_f32_hd64",
+                    new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64")),
+            // the same launches with the cross K/V in f16 (issue 22): the shared memory is the same f32
+            Map.entry("cross_attention_f16kv", new Launch(256, 4L * (1500 + 64 + 64 + 256), "1500 keys, one chunk")),
+            Map.entry("cross_attention_f16kv_hd64",
+                    new Launch(128, 4L * (375 + 64 + 64 + 4 * 128), "375-key chunk, headDim 64")),
             // a wave per row, LaunchGeometry.LAYER_NORM_BLOCK
-            "layer_norm_f32", new Launch(128, 0, null),
+            Map.entry("layer_norm_f32", new Launch(128, 0, null)),
             // the decoder step's fused one-row GEMVs: x normalised into 4·d bytes of LDS (large-v3's d)
-            "gemv1_f16", new Launch(128, 0, null),
-            "gemv1_pipe_f16", new Launch(128, 0, null),
-            "gemv1_ln_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"),
-            "gemv3_1_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280"));
+            Map.entry("gemv1_f16", new Launch(128, 0, null)),
+            Map.entry("gemv1_pipe_f16", new Launch(128, 0, null)),
+            Map.entry("gemv1_ln_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
+            Map.entry("gemv3_1_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280")));
 
     private final KernelResources res = new KernelResources();
 
@@ -155,6 +161,6 @@ class Gfx1010MetadataTest {
         Path out = Path.of("target/gfx1010-kernels.md");
         Files.writeString(out, t);
         System.out.print(t);
-        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 28);
+        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 31);
     }
 }

@@ -2,9 +2,11 @@ package dev.dictum.app.engine;
 
 import dev.dictum.app.dictation.Dictation;
 import dev.dictum.app.dictation.SpeechEngine;
+import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.audio.AudioInput;
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.TranscribeOptions;
@@ -74,10 +76,19 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         /** A model loaded and warmed up: the moment it may be remembered as the user's choice. */
         default void working(Path path) {
         }
+
+        /**
+         * The model is being loaded on the CPU though the backend chosen was a GPU: it does not fit the
+         * GPU's free memory ({@code why} names the figures, in one sentence for a notice).
+         */
+        default void cpuInstead(String why) {
+        }
     }
 
     private final Supplier<TranscriptionSettings> settings;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    /** The models on disk, for a notice to name one that fits a GPU where the chosen one does not. */
+    private volatile Supplier<List<DiscoveredModel>> installed = List::of;
     private volatile WhisperSpeechEngine ready;
     private volatile Path readyPath;
     private volatile Path requested; // the last path asked for, loading or loaded
@@ -120,6 +131,11 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         listeners.add(l);
     }
 
+    /** Where the models on disk come from (the model menu's list), for {@link Listener#cpuInstead}. */
+    public void installedModels(Supplier<List<DiscoveredModel>> models) {
+        installed = models;
+    }
+
     public State state() {
         return state;
     }
@@ -151,10 +167,20 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
             WhisperEngine engine = null;
             try {
                 Backend backend = Backends.open(backendName);
+                // Issue 22: a model that does not fit the GPU's free memory runs on the CPU, and says so.
+                String cpuBecause = GpuMemoryCheck.check(path, name, backend, installed);
+                if (cpuBecause != null) {
+                    backend.close();
+                    backend = new CpuBackend();
+                    cpuInstead(gen, cpuBecause);
+                }
                 engine = WhisperEngine.load(path, backend);
-                // "auto" may become a GPU: report what was opened ("cuda (…)" → "cuda").
-                String actual = backend.name().split("[ (]", 2)[0].toLowerCase(java.util.Locale.ROOT);
-                LOG.info("model {} loaded on {}", name, backend.name());
+                if (engine.cpuBecause() != null) { // the GPU's own refusal: the free memory shrank meanwhile
+                    cpuInstead(gen, engine.cpuBecause() + ": using the CPU");
+                }
+                // "auto" may become a GPU, a GPU the CPU: report what runs ("cuda (…)" → "cuda").
+                String actual = engine.backend().name().split("[ (]", 2)[0].toLowerCase(java.util.Locale.ROOT);
+                LOG.info("model {} loaded on {}", name, engine.backend().name());
                 WhisperSpeechEngine candidate = new WhisperSpeechEngine(engine, name, actual, settings);
                 if (!current(gen)) {
                     engine.close();
@@ -263,6 +289,15 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
 
     private synchronized boolean current(long gen) {
         return gen == generation;
+    }
+
+    private void cpuInstead(long gen, String why) {
+        LOG.warn("{}", why);
+        if (current(gen)) {
+            for (Listener l : listeners) {
+                l.cpuInstead(why);
+            }
+        }
     }
 
     private void set(State s) {

@@ -105,6 +105,12 @@ public final class ModelChoice implements EngineManager.Listener {
     public void changed(EngineManager.State s) {
     }
 
+    /** The chosen model does not fit the GPU: the user hears it, with the figures, and that the CPU runs it. */
+    @Override
+    public void cpuInstead(String why) {
+        notifier.notice(Notifier.Kind.WARNING, why);
+    }
+
     @Override
     public void working(Path path) {
         revertTo = null;

@@ -104,6 +104,7 @@ public final class DesktopLauncher {
         });
         EngineManager engines = new EngineManager(() -> settings.current().transcription());
         ModelChoice models = new ModelChoice(engines, settings, notifier, dirs.models());
+        engines.installedModels(models::list); // a model too large for the GPU's free memory names one that fits
         engines.addListener(app::engineChanged);
         engines.addListener(models);
         // The model loads and warms up behind the rest of start-up (a dictation that comes first waits for the

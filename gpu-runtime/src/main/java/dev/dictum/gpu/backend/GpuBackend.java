@@ -10,16 +10,13 @@ import static dev.dictum.gpu.backend.KernelChoice.oneRowGemvHasFewerRegisters;
 import static dev.dictum.gpu.backend.KernelChoice.pipelined;
 import static dev.dictum.gpu.backend.LaunchGeometry.ATTENTION_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.BLOCK;
-import static dev.dictum.gpu.backend.LaunchGeometry.CROSS_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.GEMV_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_MAX_BLOCK;
-import static dev.dictum.gpu.backend.LaunchGeometry.MAX_GRID;
 import static dev.dictum.gpu.backend.LaunchGeometry.PIPE_BLOCKS_PER_SM;
 import static dev.dictum.gpu.backend.LaunchGeometry.attentionQueriesPerBlock;
 import static dev.dictum.gpu.backend.LaunchGeometry.attentionShared;
 import static dev.dictum.gpu.backend.LaunchGeometry.ceil;
-import static dev.dictum.gpu.backend.LaunchGeometry.crossChunks;
 import static dev.dictum.gpu.backend.LaunchGeometry.gemmTile;
 import static dev.dictum.gpu.backend.LaunchGeometry.gemvGrid;
 import static dev.dictum.gpu.backend.LaunchGeometry.layerNormGrid;
@@ -41,6 +38,7 @@ import dev.dictum.gpu.device.KernelArgs;
 import dev.dictum.gpu.device.KernelCache;
 import dev.dictum.gpu.device.KernelImages;
 import dev.dictum.gpu.device.Stream;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,6 +58,7 @@ public final class GpuBackend implements Backend {
     /** Weights, buffers, staging and the ops' scratch. */
     private final GpuMemory memory;
     private final HiloGemm hilo;
+    private final CrossKvOps crossKv;
     private boolean closed;
     /**
      * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
@@ -77,6 +76,7 @@ public final class GpuBackend implements Backend {
         this.kernels = new KernelCache(device, KernelImages.load());
         this.memory = new GpuMemory(device, stream, kernels);
         this.hilo = new HiloGemm(stream, kernels, memory, device.props());
+        this.crossKv = new CrossKvOps(stream, kernels, memory, device.props());
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
                 : "0".equals(System.getenv("DICTUM_CUDA_GRAPHS")) ? "DICTUM_CUDA_GRAPHS=0" : null;
     }
@@ -111,8 +111,8 @@ public final class GpuBackend implements Backend {
             "add_rows", "embed", "attention", "cross_attention", "transpose", "fill", "kv_append");
 
     @Override
-    public synchronized void checkFits(String what, long weightElements, long workingFloats) {
-        memory.checkFits(what, weightElements, workingFloats, name());
+    public synchronized void checkFits(String what, long bytes) {
+        memory.checkFits(what, bytes, name());
     }
 
     @Override
@@ -122,12 +122,18 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized Buffer allocate(long floats) {
-        return memory.allocate(floats, MemoryCategory.OTHER);
+        return memory.allocate(floats, false, MemoryCategory.OTHER);
     }
 
     @Override
     public synchronized Buffer allocate(long floats, MemoryCategory category) {
-        return memory.allocate(floats, category);
+        return memory.allocate(floats, false, category);
+    }
+
+    /** In f16: the window's cross keys and values, half the bytes every decoded token reads (issue 22). */
+    @Override
+    public synchronized Buffer allocateHalf(long values, MemoryCategory category) {
+        return memory.allocate(values, true, category);
     }
 
     @Override
@@ -202,6 +208,10 @@ public final class GpuBackend implements Backend {
         if (rows == 0 || ps.length == 0) {
             return;
         }
+        if (Arrays.stream(ps).anyMatch(p -> GpuMemory.anyBuf(p.out()).half())) {
+            projectIntoHalf(x, rows, ps);
+            return;
+        }
         int n = Math.toIntExact(ps[0].w().rows());
         int k = Math.toIntExact(ps[0].w().cols());
         boolean same = true;
@@ -233,6 +243,26 @@ public final class GpuBackend implements Backend {
         long hi = hilo.split(buf(x).at(0), (long) rows * k);
         for (Projection p : ps) {
             hilo.multiply(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
+        }
+    }
+
+    /**
+     * Outs in f16 (the window's cross values): projected into the f32 stage, then rounded into the out.
+     * The first goes with the f32 outs (one split of x for all: the window's keys and values), any
+     * further one alone.
+     */
+    private void projectIntoHalf(Buffer x, int rows, Projection[] ps) {
+        Projection[] with = Arrays.stream(ps).filter(p -> !GpuMemory.anyBuf(p.out()).half()).toArray(Projection[]::new);
+        for (Projection p : ps) {
+            if (GpuMemory.anyBuf(p.out()).half()) {
+                long count = rows * p.w().rows();
+                Buffer stage = memory.halfStage(count);
+                Projection[] run = Arrays.copyOf(with, with.length + 1);
+                run[with.length] = new Projection(p.w(), p.bias(), stage);
+                project(x, rows, run);
+                memory.copy(stage, 0, p.out(), 0, count);
+                with = new Projection[0];
+            }
         }
     }
 
@@ -426,38 +456,12 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void crossAttention(Buffer q, int rows, Buffer keysT, int keysStride, Buffer values,
             int keys, int heads, int headDim, Buffer out) {
-        if (rows == 0) {
-            return;
-        }
-        int warp = device.props().warpSize();
-        int chunks = crossChunks(rows, keys, heads, headDim, device.props().multiprocessors());
-        int chunk = ceil(keys, chunks);
-        int block = Math.max(CROSS_BLOCK, ceil(headDim, warp) * warp);
-        // Every Whisper's heads are 64 wide: that entry keeps a key's 64 channels in flight and sums
-        // P·V in float4 groups, whose partials take 4 × block floats instead of block.
-        boolean hd64 = headDim == 64 && block <= 256;
-        int shared = 4 * (chunk + headDim + 64 + (hd64 ? 4 : 1) * block);
-        if (shared > 48 * 1024) {
-            throw new IllegalArgumentException("cross-attention over " + keys + " keys needs " + shared
-                    + " bytes of shared memory (48 KiB at most)");
-        }
-        kernel("cross_attention", hd64 ? "cross_attention_f32_hd64" : "cross_attention_f32").launch(stream, heads,
-                rows, chunks, block, shared,
-                new KernelArgs().ptr(buf(q).at(0)).i32(rows).ptr(buf(keysT).at(0)).i32(keysStride)
-                        .ptr(buf(values).at(0)).i32(keys).i32(heads).i32(headDim).ptr(buf(out).at(0))
-                        .ptr(memory.crossPartials()).ptr(memory.crossTickets()));
+        crossKv.crossAttention(q, rows, keysT, keysStride, values, keys, heads, headDim, out);
     }
 
     @Override
     public synchronized void transpose(Buffer src, int rows, int cols, Buffer dst, int dstStride) {
-        if (rows == 0 || cols == 0) {
-            return;
-        }
-        checkRange(buf(src), 0, (long) rows * cols);
-        checkRange(buf(dst), 0, (long) (cols - 1) * dstStride + rows);
-        kernel("transpose", "transpose_f32").launch(stream, ceil(cols, 32), Math.min(ceil(rows, 32), MAX_GRID), 1,
-                BLOCK, 0, new KernelArgs().ptr(buf(src).at(0)).i32(rows).i32(cols).ptr(buf(dst).at(0))
-                        .i32(dstStride));
+        crossKv.transpose(src, rows, cols, dst, dstStride);
     }
 
     @Override

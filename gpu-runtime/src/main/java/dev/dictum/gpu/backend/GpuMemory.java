@@ -4,6 +4,7 @@ import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryFit;
 import dev.dictum.gpu.MemoryLedger;
 import dev.dictum.gpu.MemoryReport;
 import dev.dictum.gpu.ModelTooLarge;
@@ -20,9 +21,10 @@ import java.util.Locale;
 
 /**
  * What {@link GpuBackend} holds in device memory, and how it gets there: weights uploaded as the file
- * stores them and turned into f16 on the device (convert/dequant kernels), activation buffers, the
- * staging ring for host copies, and the scratch the ops reuse (the raw upload scratch, the hilo GEMM's
- * input planes, cross-attention's partials). Everything here is freed by {@link #close} and nothing
+ * stores them and turned into f16 on the device (convert/dequant kernels), activation buffers (f32,
+ * or f16 for the cross K/V), the staging ring for host copies, and the scratch the ops reuse (the raw
+ * upload scratch, the hilo GEMM's input planes, cross-attention's partials, the f32 stage of f16
+ * projections). Everything here is freed by {@link #close} and nothing
  * before it, except scratch that grows (after the stream has finished with the old one). Not
  * thread-safe: the backend's lock serialises every call. Every allocation is counted by
  * {@link MemoryCategory} in a {@link MemoryLedger} ({@link #report}).
@@ -40,6 +42,8 @@ final class GpuMemory implements AutoCloseable {
     private DeviceBuffer rawScratch;
     /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
     private DeviceBuffer hiloPlanes;
+    /** A projection into an f16 buffer lands here in f32 first ({@link #halfStage}; grown as needed). */
+    private GpuBuffer halfStage;
     /**
      * cross_attention_f32's per-chunk partials and per-(head, row) tickets: allocated once at a fixed
      * size and never moved, since a captured decoder-step graph holds their addresses.
@@ -64,15 +68,12 @@ final class GpuMemory implements AutoCloseable {
     }
 
     /**
-     * Throws {@link ModelTooLarge} (naming the figures) unless {@code weightElements} f16 weights and
-     * {@code workingFloats} f32 of working memory fit the device's free memory, with a margin.
+     * Throws {@link ModelTooLarge} (naming the figures) unless {@code need} bytes (f16 weights and
+     * working memory) fit the device's free memory with {@link MemoryFit}'s margin.
      */
-    void checkFits(String what, long weightElements, long workingFloats, String deviceName) {
-        long need = 2 * weightElements + 4 * workingFloats;
+    void checkFits(String what, long need, String deviceName) {
         long[] info = device.memoryInfo();
-        // Keep a margin for the driver's own allocations and fragmentation.
-        long usable = (long) (info[0] * 0.92);
-        if (need > usable) {
+        if (!MemoryFit.fits(need, info[0])) {
             throw new ModelTooLarge(String.format(Locale.ROOT,
                     "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
                             + " are free", what, need / GIB, deviceName, info[0] / GIB, info[1] / GIB));
@@ -200,12 +201,30 @@ final class GpuMemory implements AutoCloseable {
         return crossTickets.address();
     }
 
-    Buffer allocate(long floats, MemoryCategory category) {
-        DeviceBuffer m = device.allocate(4 * floats);
-        if (floats > 0) {
-            stream.fill32(m.address(), 0, floats);
+    /** {@code values} zeros, f32 or f16 ({@code half}: 2 bytes a value, an odd count padded to 4 bytes). */
+    GpuBuffer allocate(long values, boolean half, MemoryCategory category) {
+        long words = half ? (values + 1) / 2 : values;
+        DeviceBuffer m = device.allocate(4 * words);
+        if (words > 0) {
+            stream.fill32(m.address(), 0, words);
         }
-        return new GpuBuffer(m, floats, ledger, category);
+        return new GpuBuffer(m, values, half, ledger, category);
+    }
+
+    /**
+     * An f32 buffer of at least {@code floats} values for a projection whose out is f16: it lands here
+     * and is then rounded into the out ({@link #copy}). One buffer, grown to the largest seen, counted
+     * as encoder scratch: only the window's cross values take this way, once per layer and window.
+     */
+    GpuBuffer halfStage(long floats) {
+        if (halfStage == null || halfStage.floats() < floats) {
+            if (halfStage != null) {
+                stream.synchronize(); // a rounding queued from the old stage may still read it
+                halfStage.close();
+            }
+            halfStage = allocate(floats, false, MemoryCategory.ENCODER_SCRATCH);
+        }
+        return halfStage;
     }
 
     void upload(float[] src, int srcOffset, Buffer dst, long dstOffset, int count) {
@@ -220,13 +239,23 @@ final class GpuMemory implements AutoCloseable {
         staging.toHost(s.at(srcOffset), dst, dstOffset, count);
     }
 
+    /** A copy; f32 into an f16 buffer is rounded (convert_f32_to_f16); an f16 source only into f16. */
     void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
-        GpuBuffer s = buf(src);
-        GpuBuffer d = buf(dst);
+        GpuBuffer s = anyBuf(src);
+        GpuBuffer d = anyBuf(dst);
         checkRange(s, srcOffset, count);
         checkRange(d, dstOffset, count);
-        if (count > 0) {
-            stream.copyOnDevice(d.at(dstOffset), s.at(srcOffset), 4 * count);
+        if (s.half() && !d.half()) {
+            throw new IllegalArgumentException("an f16 buffer is read only by crossAttention, not copied to f32");
+        }
+        if (count == 0) {
+            return;
+        }
+        if (d.half() && !s.half()) {
+            gridStride(kernels.kernel("convert", "convert_f32_to_f16"), count,
+                    new KernelArgs().ptr(s.at(srcOffset)).ptr(d.at(dstOffset)).i64(count));
+        } else {
+            stream.copyOnDevice(d.at(dstOffset), s.at(srcOffset), (long) GpuBuffer.valueBytes(d.half()) * count);
         }
     }
 
@@ -242,13 +271,29 @@ final class GpuMemory implements AutoCloseable {
         weights.clear();
         free(rawScratch, MemoryCategory.STAGING);
         free(hiloPlanes, MemoryCategory.ENCODER_SCRATCH);
+        if (halfStage != null) {
+            halfStage.close();
+        }
         free(crossPartials, MemoryCategory.DECODER_SCRATCH);
         free(crossTickets, MemoryCategory.DECODER_SCRATCH);
         staging.close();
         free(ringOnDevice, MemoryCategory.STAGING);
     }
 
+    /**
+     * An f32 buffer of this backend: every op's f32 pointers (an f16 buffer there would be read or
+     * written past its end).
+     */
     static GpuBuffer buf(Buffer b) {
+        GpuBuffer g = anyBuf(b);
+        if (g.half()) {
+            throw new IllegalArgumentException("an f16 buffer (Backend.allocateHalf) where the op needs f32");
+        }
+        return g;
+    }
+
+    /** A buffer of this backend, f32 or f16: for the ops that take either (crossAttention, transpose's, copy's dst). */
+    static GpuBuffer anyBuf(Buffer b) {
         if (b instanceof GpuBuffer g) {
             return g;
         }
@@ -264,7 +309,7 @@ final class GpuMemory implements AutoCloseable {
 
     static void checkRange(GpuBuffer b, long offset, long count) {
         if (offset < 0 || count < 0 || offset + count > b.floats()) {
-            throw new IndexOutOfBoundsException("floats " + offset + ".." + (offset + count) + " of a buffer of "
+            throw new IndexOutOfBoundsException("values " + offset + ".." + (offset + count) + " of a buffer of "
                     + b.floats());
         }
     }

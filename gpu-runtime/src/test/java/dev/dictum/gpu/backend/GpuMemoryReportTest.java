@@ -51,4 +51,35 @@ class GpuMemoryReportTest {
             assertThat(after.deviceUsedAtStart()).isPositive().isLessThanOrEqualTo(after.deviceUsedNow());
         }
     }
+
+    /**
+     * Issue 22: a large-v3 window's cross K/V as the model allocates them (per decoder layer the keys
+     * transposed, rows padded to 1536, and the values; Backend#allocateHalf) take 2 bytes a value: 237 MiB
+     * where f32 took the 474 MiB measured on an H200. An odd count is padded to a whole 4-byte word.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void crossKvIsCountedAtTwoBytesAValue(String api) {
+        try (GpuBackend be = new GpuBackend(Gpus.probe(api).driver(), 0)) {
+            int layers = 32;
+            int n = 1280;
+            int frames = 1500;
+            int stride = 1536;
+            long before = be.memoryReport().deviceUsedNow();
+            java.util.List<Buffer> window = new java.util.ArrayList<>();
+            for (int l = 0; l < layers; l++) {
+                window.add(be.allocateHalf((long) n * stride, MemoryCategory.CROSS_KV));
+                window.add(be.allocateHalf((long) frames * n, MemoryCategory.CROSS_KV));
+            }
+            long want = 2L * layers * ((long) n * stride + (long) frames * n);
+            MemoryReport r = be.memoryReport();
+            assertThat(held(r, MemoryCategory.CROSS_KV)).isEqualTo(want).isEqualTo(248_709_120L);
+            assertThat(r.deviceUsedNow() - before).isGreaterThanOrEqualTo(want);
+            window.forEach(Buffer::close);
+            try (Buffer odd = be.allocateHalf(1001L * 777, MemoryCategory.CROSS_KV)) {
+                assertThat(held(be.memoryReport(), MemoryCategory.CROSS_KV)).isEqualTo(2L * 1001 * 777 + 2);
+            }
+            assertThat(held(be.memoryReport(), MemoryCategory.CROSS_KV)).isZero();
+        }
+    }
 }

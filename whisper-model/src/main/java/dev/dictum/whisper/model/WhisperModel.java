@@ -36,7 +36,7 @@ public final class WhisperModel implements WhisperInference {
      * Loads every weight of {@code source} onto {@code backend}; on failure closes the source. On a
      * backend that captures decoder steps the model keeps one full window's buffers and one greedy
      * decoder state (with its captured step) between transcriptions, so that every dictation after
-     * the first replays that step from its first token; both are within {@link #workingFloats}.
+     * the first replays that step from its first token; both are within {@link ModelMemory}.
      */
     public static WhisperModel load(WeightSource source, Backend backend) {
         return load(source, backend, backend::capturesSteps);
@@ -46,39 +46,12 @@ public final class WhisperModel implements WhisperInference {
     static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         try {
             WhisperDims d = source.dims();
-            backend.checkFits(source.description(), weightElements(d), workingFloats(d));
+            backend.checkFits(source.description(), ModelMemory.onGpu(d).total());
             return new WhisperModel(source, backend, keepStepBuffers);
         } catch (RuntimeException e) {
             source.close();
             throw e;
         }
-    }
-
-    /** Weight values of a Whisper model of these dimensions (biases and norms included). */
-    static long weightElements(WhisperDims d) {
-        long a = d.nAudioState();
-        long t = d.nTextState();
-        long encoder = a * d.nMels() * 3 + a * a * 3 + 2 * a + (long) d.nAudioCtx() * a
-                + d.nAudioLayer() * (12 * a * a + 13 * a) + 2 * a;
-        long decoder = (long) d.nVocab() * t + (long) d.nTextCtx() * t
-                + d.nTextLayer() * (16 * t * t + 17 * t) + 2 * t;
-        return encoder + decoder;
-    }
-
-    /**
-     * Floats of activations and caches while transcribing with up to 5 sequences (beams): the
-     * encoder's scratch, the cross-attention keys/values and the self-attention caches (twice, for
-     * beam reordering), the logits, and the logits of a draft's 32 positions.
-     */
-    static long workingFloats(WhisperDims d) {
-        long frames = 2L * d.nAudioCtx();
-        long a = d.nAudioState();
-        long t = d.nTextState();
-        long encoder = d.nMels() * frames + frames * a + d.nAudioCtx() * a * 9L;
-        long cross = 3L * d.nTextLayer() * d.nAudioCtx() * t;
-        long caches = 4L * d.nTextLayer() * 5 * d.nTextCtx() * t;
-        long draftLogits = 32L * d.nVocab(); // a release's draft checked in one pass (KvDecoderState.feedAll)
-        return encoder + cross + caches + 5L * d.nVocab() + 5L * 4 * t * 8 + draftLogits;
     }
 
     public Backend backend() {

@@ -38,8 +38,9 @@ final class WindowBuffers {
         WindowBuffers b = new WindowBuffers(frames, cols, output, keysT, stride, values);
         try {
             for (int l = 0; l < layers; l++) {
-                keysT[l] = be.allocate((long) cols * stride, MemoryCategory.CROSS_KV);
-                values[l] = be.allocate((long) frames * cols, MemoryCategory.CROSS_KV);
+                // f16 where the backend stores them so (the GPU: half of what every decoded token reads)
+                keysT[l] = be.allocateHalf((long) cols * stride, MemoryCategory.CROSS_KV);
+                values[l] = be.allocateHalf((long) frames * cols, MemoryCategory.CROSS_KV);
             }
         } catch (RuntimeException e) {
             b.free();

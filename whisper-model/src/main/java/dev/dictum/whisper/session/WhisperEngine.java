@@ -11,7 +11,9 @@ import dev.dictum.whisper.decode.TextCodec;
 import dev.dictum.whisper.decode.TranscribeOptions;
 import dev.dictum.whisper.decode.Transcriber;
 import dev.dictum.whisper.decode.TranscriptionResult;
+import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.detect.ModelFiles;
+import dev.dictum.whisper.model.ModelMemory;
 import dev.dictum.whisper.model.WhisperModel;
 import dev.dictum.whisper.tokenizer.BpeTokenizer;
 import java.nio.file.Path;
@@ -32,10 +34,13 @@ public final class WhisperEngine implements AutoCloseable {
     private final BpeTokenizer tokenizer;
     private final TextCodec codec;
     private final long loadNanos;
+    /** Why the model runs on the CPU though a GPU was given (its refusal, with the figures), else null. */
+    private final String cpuBecause;
 
-    private WhisperEngine(Path path, WhisperModel model, long loadNanos) {
+    private WhisperEngine(Path path, WhisperModel model, long loadNanos, String cpuBecause) {
         this.path = path;
         this.model = model;
+        this.cpuBecause = cpuBecause;
         this.tokenizer = new BpeTokenizer(model.vocabulary());
         this.codec = new TextCodec() {
             @Override
@@ -53,19 +58,37 @@ public final class WhisperEngine implements AutoCloseable {
 
     /**
      * Opens the model at {@code path} (any supported format) and loads it onto {@code backend}. A model
-     * that does not fit a GPU's memory is refused up front and loaded on the CPU instead (one warning).
+     * that does not fit a GPU's memory is refused up front and loaded on the CPU instead: a warning, and
+     * {@link #cpuBecause} says why (the app shows it).
      */
     public static WhisperEngine load(Path path, Backend backend) {
         long t0 = System.nanoTime();
         WhisperModel model;
+        String cpuBecause = null;
         try {
             model = WhisperModel.load(ModelFiles.open(path), backend);
         } catch (ModelTooLarge e) {
             LOG.warn("{}; running on the CPU", e.getMessage());
+            cpuBecause = e.getMessage();
             backend.close();
             model = WhisperModel.load(ModelFiles.open(path), new CpuBackend());
         }
-        return new WhisperEngine(path, model, System.nanoTime() - t0);
+        return new WhisperEngine(path, model, System.nanoTime() - t0, cpuBecause);
+    }
+
+    /**
+     * What the model at {@code path} needs in a GPU's memory, in bytes: {@link ModelMemory}'s estimate from
+     * its dimensions (the file's header is read, nothing loaded), before a backend is chosen for it.
+     */
+    public static long gpuMemoryNeed(Path path) {
+        try (WeightSource s = ModelFiles.open(path)) {
+            return ModelMemory.onGpu(s.dims()).total();
+        }
+    }
+
+    /** Why the model runs on the CPU though {@link #load} was given a GPU (it did not fit), or null. */
+    public String cpuBecause() {
+        return cpuBecause;
     }
 
     public WhisperModel model() {

@@ -66,7 +66,7 @@ public final class GraphRecordingBackend {
                 throw new AssertionError("a faithful graph was refused: " + args[0]);
             case "capture":
                 return capture((Runnable) args[0]);
-            case "allocate":
+            case "allocate", "allocateHalf": // the window's cross K/V come from allocateHalf
                 return new Tracked((Buffer) invoke(m, args));
             default:
                 break;

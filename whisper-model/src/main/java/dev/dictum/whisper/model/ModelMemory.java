@@ -1,0 +1,62 @@
+package dev.dictum.whisper.model;
+
+import dev.dictum.whisper.format.WhisperDims;
+
+/**
+ * What a model of given dimensions holds in a GPU's memory at most, in bytes by the ledger's
+ * categories (issue 22): the one estimate behind the GPU's refusal before a load
+ * ({@code Backend#checkFits}) and the app's choice of backend. Each figure adds up what the model
+ * allocates in that category at its widest decode: up to {@link #MAX_SEQUENCES} sequences (beams, or
+ * best-of samples) in one decoder state with its reorder spare, beside the greedy state that the model
+ * keeps for its captured step. The device's context (527 MiB on an H200) is not the model's: it is in
+ * use before the load, so the free figure the estimate is held against has it taken out already.
+ *
+ * @param weights        every weight as f16
+ * @param selfKv         the decoder states' self-attention caches
+ * @param crossKv        one window's cross keys (rows padded) and values per decoder layer, f16
+ * @param encoderScratch the encoder's activations, the window's output and key projection, the GEMM's
+ *                       f16 hi/lo planes of its widest input and the f32 stage of the f16 values
+ * @param decoderScratch per decoder state: the rows of a prompt's pass, logits, a draft's logits
+ */
+public record ModelMemory(long weights, long selfKv, long crossKv, long encoderScratch, long decoderScratch) {
+    /** The widest decode: Whisper's beam size and best-of are both 5. */
+    static final int MAX_SEQUENCES = 5;
+    /** Decoder states held at once: the widest decode's and the kept greedy one. */
+    private static final int STATES = 2;
+    /** Draft positions whose logits one pass checks (KvDecoderState's allLogits). */
+    private static final int DRAFT_ROWS = 32;
+
+    /** The estimate for a model of {@code d} on a GPU. */
+    public static ModelMemory onGpu(WhisperDims d) {
+        long a = d.nAudioState();
+        long t = d.nTextState();
+        long frames = d.nAudioCtx();
+        long mel = d.melFrames();
+        long vocab = d.nVocab();
+        long oneSequence = 4L * 2 * d.nTextLayer() * d.nTextCtx() * t; // keys and values, f32
+        long selfKv = oneSequence * (2L * MAX_SEQUENCES + 1); // the widest state, its spare, the greedy state
+        long crossKv = 2L * d.nTextLayer() * (t * TextDecoder.keysStride(d.nAudioCtx()) + frames * t);
+        long encoder = 4L * (d.nMels() * mel + mel * a + 5 * frames * a + frames * 4 * a) // AudioEncoder
+                + 4L * (frames * a + frames * t) // WindowBuffers' output, TextDecoder's key projection
+                + 4L * frames * 4 * a // the hi/lo planes (2 x f16) of the MLP's input, the widest
+                + 4L * frames * t; // the f32 stage of each layer's values before they are rounded to f16
+        long perState = 4L * (MAX_SEQUENCES * (t + vocab) + 3 + (1 + d.nTextCtx()) * 10 * t + DRAFT_ROWS * vocab);
+        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState);
+    }
+
+    /** Weight values of a Whisper model of these dimensions (biases and norms included). */
+    static long weightElements(WhisperDims d) {
+        long a = d.nAudioState();
+        long t = d.nTextState();
+        long encoder = a * d.nMels() * 3 + a * a * 3 + 2 * a + (long) d.nAudioCtx() * a
+                + d.nAudioLayer() * (12 * a * a + 13 * a) + 2 * a;
+        long decoder = (long) d.nVocab() * t + (long) d.nTextCtx() * t
+                + d.nTextLayer() * (16 * t * t + 17 * t) + 2 * t;
+        return encoder + decoder;
+    }
+
+    /** Everything together: what the device must have free (before the margin of {@code MemoryFit}). */
+    public long total() {
+        return weights + selfKv + crossKv + encoderScratch + decoderScratch;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.dictum.whisper.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.dictum.whisper.format.WhisperDims;
+import dev.dictum.whisper.testutil.RandomWhisper;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The GPU memory estimate against what the ledger measured (issue 22): bench-gpu on an H200 (main
+ * 314c021, large-v3, random weights, beam 5) reported weights 2944 MiB, self K/V peak 1540 MiB, cross
+ * K/V 474 MiB (f32 then; f16 now: half) and encoder scratch 126 MiB. The estimate must give those
+ * figures from the dimensions alone, for the app to decide before anything is loaded.
+ */
+class ModelMemoryTest {
+    private static final double MIB = 1 << 20;
+
+    @Test
+    void largeV3GivesTheFiguresMeasuredOnAnH200() {
+        ModelMemory m = ModelMemory.onGpu(RandomWhisper.LARGE_V3);
+        assertThat(m.weights() / MIB).as("weights").isCloseTo(2944, within(1.0));
+        assertThat(m.selfKv() / MIB).as("self K/V: 5 beams, their reorder spare, the kept greedy state")
+                .isCloseTo(1540, within(1.0));
+        assertThat(m.crossKv() / MIB).as("cross K/V in f16: half the f32 figure").isCloseTo(474 / 2.0, within(1.0));
+        long valuesStage = 4L * 1500 * 1280; // new with f16 cross K/V: each layer's values before rounding
+        assertThat((m.encoderScratch() - valuesStage) / MIB).as("encoder scratch").isCloseTo(126, within(1.0));
+        assertThat(m.total()).isEqualTo(m.weights() + m.selfKv() + m.crossKv() + m.encoderScratch()
+                + m.decoderScratch());
+        // large-v3 on an 8 GB card: about 5.1 GB, the decoder's scratch a small part of it
+        assertThat(m.total() / 1e9).isBetween(5.0, 5.3);
+        assertThat(m.decoderScratch()).isPositive().isLessThan(m.crossKv());
+    }
+
+    @Test
+    void crossKvIsTwoBytesForEveryKeyAndValueOfEveryLayer() {
+        // 1472 positions (23 x 64): the transposed keys' rows need no padding
+        WhisperDims d = new WhisperDims(80, 1472, 512, 8, 6, 51865, 448, 512, 8, 6);
+        assertThat(ModelMemory.onGpu(d).crossKv()).isEqualTo(2L * 6 * 2 * 1472 * 512);
+        // 1500: the keys' rows padded to 1536
+        assertThat(ModelMemory.onGpu(RandomWhisper.BASE).crossKv()).isEqualTo(2L * 6 * (512 * 1536 + 1500 * 512));
+    }
+
+    @Test
+    void largerModelsNeedMore() {
+        WhisperDims[] bySize = {RandomWhisper.TINY, RandomWhisper.BASE, RandomWhisper.SMALL,
+            RandomWhisper.LARGE_V3_TURBO, RandomWhisper.LARGE_V3};
+        for (int i = 1; i < bySize.length; i++) {
+            assertThat(ModelMemory.onGpu(bySize[i]).total()).isGreaterThan(ModelMemory.onGpu(bySize[i - 1]).total());
+        }
+    }
+}
