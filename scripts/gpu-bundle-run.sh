@@ -49,6 +49,7 @@ done
 TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-standalone | tr '\n' ':')"
 CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest
   dev.dictum.gpu.backend.GpuFusedStepTest dev.dictum.gpu.backend.GpuMemoryReportTest dev.dictum.whisper.gpu.GpuStepFusionTest
+  dev.dictum.gpu.backend.GpuRowAttentionTest dev.dictum.whisper.model.GpuBeamReorderTest
   dev.dictum.gpu.discovery.RocmScanTest
   dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.gpu.discovery.OldNvidiaDriverTest
   dev.dictum.whisper.gpu.GpuModelTest dev.dictum.whisper.gpu.GpuTrafficTest dev.dictum.whisper.gpu.GpuStepGraphTest

@@ -67,8 +67,8 @@ public final class WhisperModel implements WhisperInference {
 
     /**
      * Floats of activations and caches while transcribing with up to 5 sequences (beams): the
-     * encoder's scratch, the cross-attention keys/values and the self-attention caches (twice, for
-     * beam reordering), the logits, and the logits of a draft's 32 positions.
+     * encoder's scratch, the cross-attention keys/values, the self-attention caches (once: beams are
+     * reordered by index) with their row tables, the logits, and the logits of a draft's 32 positions.
      */
     static long workingFloats(WhisperDims d) {
         long frames = 2L * d.nAudioCtx();
@@ -76,9 +76,10 @@ public final class WhisperModel implements WhisperInference {
         long t = d.nTextState();
         long encoder = d.nMels() * frames + frames * a + d.nAudioCtx() * a * 9L;
         long cross = 3L * d.nTextLayer() * d.nAudioCtx() * t;
-        long caches = 4L * d.nTextLayer() * 5 * d.nTextCtx() * t;
+        long caches = 2L * d.nTextLayer() * 5 * d.nTextCtx() * t + 5L * d.nTextCtx();
         long draftLogits = 32L * d.nVocab(); // a release's draft checked in one pass (KvDecoderState.feedAll)
-        return encoder + cross + caches + 5L * d.nVocab() + 5L * 4 * t * 8 + draftLogits;
+        long beamStep = 5L * 10 * t; // a beam step's own activations (KvDecoderState.beamOne)
+        return encoder + cross + caches + 5L * d.nVocab() + 5L * 4 * t * 8 + draftLogits + beamStep;
     }
 
     public Backend backend() {
@@ -137,6 +138,11 @@ public final class WhisperModel implements WhisperInference {
     @Override
     public DecoderState newDecoder(int maxBatch) {
         return decoders.lease(maxBatch);
+    }
+
+    /** A decoder of its own (never pooled) whose beam reorders move the caches as {@code reorder} says (tests). */
+    DecoderState newDecoder(int maxBatch, KvDecoderState.Reorder reorder) {
+        return new KvDecoderState(backend, decoder, maxBatch, reorder);
     }
 
     /**
