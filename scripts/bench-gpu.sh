@@ -18,6 +18,9 @@
 #     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
 #     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
 #                          RELEASE_RUNS=6 dictations per ending, fed at 4x real time, 16 tokens at most)
+#     BEAM_TOKENS=64       tokens of the beam-5 transcription every engine runs on BEAM_WAV (default: the
+#                          first toy-en sample): Dictum's bench, transformers generate(num_beams=5),
+#                          whisper.cpp's whisper_full (whisper-beam-bench/main.cpp); ms per sampled token
 #     SKIP_COMPILED=1      no transformers with a static cache + torch.compile (COMPILED_SIZES, default
 #                          the run's sizes in order; each within COMPILED_TIMEOUT=240 s and what is left
 #                          of BENCH_DEADLINE=560 s since the start)
@@ -35,6 +38,7 @@ if [ "$mode" = pack ]; then
     cp -r gpu-bundle/lib gpu-bundle/runtime.tar.xz gpu-bundle/testdata-tokenizer.tar.xz "$dest/"
   fi
   cp scripts/bench-gpu.sh scripts/bench_gpu_models.py scripts/bench_gpu_table.py scripts/hf_to_ggml.py scripts/gpu-kernel-profile.sh "$dest/"
+  cp -r scripts/whisper-beam-bench "$dest/"
   # Release-to-text: ReleaseBench (app's test classes) and the toy-en sample WAVs it builds clips from.
   mkdir -p "$dest/lib-test" "$dest/release-samples"
   [ "$dest" = gpu-bundle ] || cp gpu-bundle/lib-test/app-tests.jar "$dest/lib-test/"
@@ -81,11 +85,17 @@ echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 
 # 1. whisper.cpp, built in the background while the other engines run (not in a carried folder).
 WBUILD=/tmp/whisper.cpp-build
 if [ -z "${SKIP_WHISPERCPP:-}" ] && [ -f "$B/whisper.cpp.tar.xz" ]; then
-  if [ ! -x "$WBUILD/bin/whisper-bench" ]; then
+  if [ ! -x "$WBUILD/bin/whisper-bench" ] || [ ! -x "$WBUILD/bin/dictum-beam-bench" ]; then
     mkdir -p /tmp/whisper.cpp-src && tar -C /tmp/whisper.cpp-src -xJf "$B/whisper.cpp.tar.xz"
+    # The beam-5 transcription (issue 22 item 4) as one more example of the tree, linked to libwhisper.
+    if [ ! -d /tmp/whisper.cpp-src/examples/dictum-beam-bench ]; then
+      cp -r "$B/whisper-beam-bench" /tmp/whisper.cpp-src/examples/dictum-beam-bench
+      echo 'add_subdirectory(dictum-beam-bench)' >>/tmp/whisper.cpp-src/examples/CMakeLists.txt
+    fi
     ( cmake -S /tmp/whisper.cpp-src -B "$WBUILD" -DCMAKE_BUILD_TYPE=Release -DGGML_CUDA=ON \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DWHISPER_BUILD_TESTS=OFF -DWHISPER_SDL2=OFF -DBUILD_SHARED_LIBS=OFF \
-        && nice cmake --build "$WBUILD" --target whisper-bench -j "$(( $(nproc) - 4 ))" ) >"$OUTD/whisper.cpp-build.log" 2>&1 &
+        && nice cmake --build "$WBUILD" --target whisper-bench dictum-beam-bench -j "$(( $(nproc) - 4 ))" ) \
+        >"$OUTD/whisper.cpp-build.log" 2>&1 &
     WPID=$!
   fi
   log "whisper.cpp $(cat /tmp/whisper.cpp-src/COMMIT 2>/dev/null) building in the background"
@@ -106,6 +116,11 @@ for s in "${SIZES[@]}"; do
   fi
 done
 
+# The audio and length of the beam-5 transcription every engine runs (issue 22 item 4).
+SAMPLES="$B/release-samples"
+[ -d "$SAMPLES" ] || SAMPLES="$B/testdata/data/toy-en-samples"
+export BEAM_WAV="${BEAM_WAV:-$SAMPLES/sample_01.wav}" BEAM_TOKENS="${BEAM_TOKENS:-64}"
+
 # Peak GPU memory of a process: nvidia-smi sampled every 50 ms, minus what was in use before.
 peak_start() { nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 50 >"$WORK/mem.txt" 2>/dev/null & MPID=$!; sleep 0.3; }
 peak_stop() { kill "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null; sort -n "$WORK/mem.txt" | tail -1; }
@@ -118,13 +133,14 @@ dictum_bench() { # label classpath size
   local label="$1" cp="$2" s="$3" peak j
   peak_start
   j="$("$JAVA" "${FLAGS[@]}" -cp "$cp" dev.dictum.app.cli.DictumCli bench --backend cuda --model "$WORK/$s" \
-    --runs "$RUNS" --tokens 64 --warmup 3 --json 2>>"$OUTD/dictum.log" | tail -1)"
+    --runs "$RUNS" --tokens "$BEAM_TOKENS" --warmup 3 --audio "$BEAM_WAV" --json 2>>"$OUTD/dictum.log" | tail -1)"
   peak="$(peak_stop)"
   if [ -n "$j" ]; then
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(json.dumps({"engine":sys.argv[2],"size":sys.argv[3],
       "encoder_ms":d["encoder_ms"]["median"],"encoder_min_ms":d["encoder_ms"]["min"],
       "decode_ms_per_token":d["decode_ms_per_token"]["median"],
       "beam5_ms_per_step":d.get("beam_ms_per_step",{}).get("median"),
+      "beam5_transcribe_ms_per_token":d.get("beam_transcribe_ms_per_token",{}).get("median"),
       "peak_gpu_mib":float(sys.argv[4])-float(sys.argv[5]),"memory_mib":d.get("memory_mib")}))' \
       "$j" "$label" "$s" "$peak" "$BASE_MIB" >>"$RES"
   else
@@ -139,8 +155,6 @@ CP_OLD=""
 # speech up to the release; end of the last fed chunk -> final text, median of the runs after the first.
 # The random weights' text is garbage (fine for timing): decoding is capped at 16 tokens per window,
 # the fallback off, so every run decodes what a 5 s utterance does (~15 text tokens + end of text).
-SAMPLES="$B/release-samples"
-[ -d "$SAMPLES" ] || SAMPLES="$B/testdata/data/toy-en-samples"
 dictum_release() { # size: both endings in one JVM (one model load)
   local s="$1" line
   "$JAVA" "${FLAGS[@]}" -cp "$CP_NEW$B/lib-test/app-tests.jar" dev.dictum.app.dictation.ReleaseBench \
@@ -216,6 +230,18 @@ if v["encode"]:
         "encoder_runs": len(v["encode"]), "decode_ms_per_token": statistics.median(v["decode"]),
         "beam5_ms_per_step": statistics.median(v["batchd"]), "peak_gpu_mib": float(sys.argv[3]) - float(sys.argv[4])}))
 PY
+    if [ -x "$WBUILD/bin/dictum-beam-bench" ]; then # a real beam-5 transcription of BEAM_WAV
+      "$WBUILD/bin/dictum-beam-bench" "$WORK/$s/ggml-f16.bin" "$BEAM_WAV" "$BEAM_TOKENS" 5 8 >"$WORK/wbeam-$s.txt" \
+        2>>"$OUTD/whisper.cpp-beam.log" || echo "bench-gpu: whisper.cpp beam transcription failed on $s"
+      python3 - "$WORK/wbeam-$s.txt" "$s" >>"$RES" <<'PY'
+import json, re, statistics, sys
+runs = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1]) if l.startswith("RESULT")]
+if runs:
+    print(json.dumps({"engine": "whisper.cpp", "size": sys.argv[2],
+        "beam5_transcribe_ms_per_token": statistics.median(float(r["ms_per_token"]) for r in runs),
+        "beam5_transcribe_text_tokens": int(runs[0]["text_tokens"]), "beam5_transcribe_tokens": int(runs[0]["tokens"])}))
+PY
+    fi
   done
 fi
 

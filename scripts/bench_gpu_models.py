@@ -112,8 +112,49 @@ def bench(size, path):
         res["decode_ms_per_token"] = statistics.median([decode(1, 64) for _ in range(5)])
         decode(5, 8)
         res["beam5_ms_per_step"] = statistics.median([decode(5, 64) for _ in range(3)])
+        if os.environ.get("BEAM_WAV"):
+            res.update(beam_transcription(model, mels, prompt, res["encoder_ms"]))
     res["peak_gpu_mib"] = torch.cuda.max_memory_allocated() / 2**20
     print(json.dumps(res), flush=True)
+
+
+def wav_16k_mono(path):
+    import wave
+    import numpy as np
+    with wave.open(path) as w:
+        if w.getnchannels() != 1 or w.getframerate() != 16000 or w.getsampwidth() != 2:
+            raise ValueError(f"{path}: not a 16 kHz mono 16-bit WAV")
+        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32) / 32768
+
+
+def beam_transcription(model, mels, prompt, encoder_ms):
+    """Issue 22 item 4: a real beam-5 transcription of BEAM_WAV through generate(num_beams=5), as Dictum's
+    bench and whisper.cpp's whisper_full run it: the prompt [sot, en, transcribe, notimestamps], exactly
+    BEAM_TOKENS new tokens (min = max: end of text suppressed until then), one decoder pass per token;
+    ms per token = (generate - the encoder's median) / tokens. Whisper's own generate where it takes the
+    prompt, else the generic one (recorded as beam5_transcribe_path)."""
+    from transformers import WhisperFeatureExtractor
+    from transformers.generation import GenerationMixin
+    n = int(os.environ.get("BEAM_TOKENS", "64"))
+    audio = wav_16k_mono(os.environ["BEAM_WAV"])
+    feats = WhisperFeatureExtractor(feature_size=mels)(audio, sampling_rate=16000, return_tensors="pt")
+    feats = feats.input_features.to("cuda", torch.float16)
+    kw = dict(num_beams=5, do_sample=False, max_new_tokens=n, min_new_tokens=n, decoder_input_ids=prompt)
+    out = {}
+    for path, gen in (("whisper", lambda: model.generate(input_features=feats, **kw)),
+                      ("generic", lambda: GenerationMixin.generate(model, input_features=feats, **kw))):
+        try:
+            ids = gen()  # also the warm-up
+            torch.cuda.synchronize()
+            ms = statistics.median([event_ms(gen) for _ in range(3)])
+        except Exception as e:  # noqa: BLE001 - the other path is tried, and why is recorded
+            out[f"beam5_transcribe_{path}_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+            continue
+        new = ids.shape[-1] - (prompt.shape[-1] if ids.shape[-1] > n else 0)
+        out.update({"beam5_transcribe_ms_per_token": (ms - encoder_ms) / n, "beam5_transcribe_path": path,
+                    "beam5_transcribe_tokens": int(new)})
+        break
+    return out
 
 
 def static_caches(model, batch, self_len, cross_len):

@@ -1,7 +1,8 @@
 // The steps of the online softmax (FlashAttention) that every attention body takes, and the mma-fragment
 // arithmetic both NVIDIA bodies share: one definition of the rescale, the probabilities, the merge of
 // two partial (max, sum, output) states and the final division, so that the three bodies of
-// attention.cu cannot drift apart in their -inf guards or rounding. Included by attention.cu only.
+// attention.cu and attention_rows.cu cannot drift apart in their -inf guards or rounding. Included by
+// attention.cu and attention_rows.cu.
 #pragma once
 #include "dictum_gpu.h"
 

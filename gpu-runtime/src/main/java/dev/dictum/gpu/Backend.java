@@ -154,6 +154,17 @@ public interface Backend extends AutoCloseable {
             long kvBatchStride, int kvStride, int[] keys, int heads, int headDim, boolean causal, Buffer out);
 
     /**
+     * {@link #attention} whose sequences reach their keys and values through a row table, so that beam
+     * search reorders its sequences by rewriting small tables instead of copying cache rows: key/value j
+     * of sequence b is row {@code rows[b * rowsStride + j]} of {@code k} and {@code v} (row stride
+     * {@code kvStride}, counted from element 0). {@code rows} holds the row numbers as int bit patterns
+     * (as {@link #uploadInts} writes them); every entry below {@code keys[b]} must name a row inside k and v.
+     * The arithmetic is {@link #attention}'s, so equal rows give equal outputs either way.
+     */
+    void attentionRows(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v, int kvStride, Buffer rows,
+            int rowsStride, int[] keys, int heads, int headDim, boolean causal, Buffer out);
+
+    /**
      * Cross-attention of {@code rows} decoder rows to one encoded window, shared by every row.
      * {@code keysT} holds the keys transposed: channel c of key j at {@code c * keysStride + j}
      * ({@code keysStride >= keys}), the layout in which one query's scores are broadcast FMAs along
@@ -201,6 +212,29 @@ public interface Backend extends AutoCloseable {
                 out);
     }
 
+    /*
+     * A decoder step of several sequences (beam search, one token each) in the same form: its step
+     * buffer holds, from int {@code at}, the {@code count} token ids, then their positions, then their
+     * key counts.
+     */
+
+    /** {@code count} decoder input rows: {@code embed} of tokens {@code step[at..]} at positions {@code step[at + count..]}. */
+    default void embedRowsStep(Buffer step, int at, int count, Weight tokenTable, Weight positionTable, Buffer out) {
+        int[] s = ints(step, at, 2 * count);
+        embed(java.util.Arrays.copyOf(s, count), java.util.Arrays.copyOfRange(s, count, 2 * count), count, tokenTable,
+                positionTable, out);
+    }
+
+    /**
+     * {@link #attentionRows} of one query per sequence ({@code q} is {@code [batch, heads * headDim]}), causal,
+     * sequence b seeing its first {@code step[at + b]} keys.
+     */
+    default void attentionRowsStep(Buffer q, int batch, Buffer k, Buffer v, int kvStride, Buffer rows,
+            int rowsStride, Buffer step, int at, int heads, int headDim, Buffer out) {
+        attentionRows(q, heads * headDim, batch, 1, k, v, kvStride, rows, rowsStride, ints(step, at, batch), heads,
+                headDim, true, out);
+    }
+
     /**
      * Captures the ops {@code step} queues (none of them may wait for the device or read the host's
      * values of the step buffer) as one graph; null where this backend has no graphs (CPU, HIP) or
@@ -226,10 +260,18 @@ public interface Backend extends AutoCloseable {
     }
 
     private int[] stepValues(Buffer step) {
-        float[] bits = new float[3];
-        download(step, 0, bits, 0, 3);
-        return new int[] {Float.floatToRawIntBits(bits[0]), Float.floatToRawIntBits(bits[1]),
-            Float.floatToRawIntBits(bits[2])};
+        return ints(step, 0, 3);
+    }
+
+    /** {@code count} ints stored from {@code at} of {@code b} as their bit patterns. */
+    private int[] ints(Buffer b, int at, int count) {
+        float[] bits = new float[count];
+        download(b, at, bits, 0, count);
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = Float.floatToRawIntBits(bits[i]);
+        }
+        return out;
     }
 
     /** Waits for all queued work. */

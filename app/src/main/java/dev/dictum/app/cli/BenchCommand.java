@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dictum bench}: encoder milliseconds per 30-second window, decoder milliseconds per token
- * and per beam-search step (5 sequences by default: issue 12 compares it with the peers' beam-5),
- * as median / min / max over runs. A measurement tool, not a test: numbers depend on the
+ * and per beam-search step (5 sequences by default: issue 12 compares it with the peers' beam-5), and
+ * per token of a real beam-search transcription of the last window (issue 22 item 4: the figure the
+ * peers' beam-5 transcriptions are compared with), as median / min / max over runs. A measurement tool, not a test: numbers depend on the
  * machine and on what else it is doing.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -56,7 +57,8 @@ final class BenchCommand extends ModelCommand {
     String audioCtx;
 
     @Option(names = "--json", description = "Print {\"encoder_ms\":{median,min,max},\"decode_ms_per_token\":{...},"
-            + "\"beam_ms_per_step\":{...},\"memory_mib\":{peak,steady,by_category,device_...}}.")
+            + "\"beam_ms_per_step\":{...},\"beam_transcribe_ms_per_token\":{...},"
+            + "\"memory_mib\":{peak,steady,by_category,device_...}}.")
     boolean json;
 
     @Override
@@ -80,6 +82,7 @@ final class BenchCommand extends ModelCommand {
                 stats(o.putObject("decode_ms_per_token"), r.decodeMsPerToken());
                 if (r.beamMsPerStep() != null) {
                     stats(o.putObject("beam_ms_per_step"), r.beamMsPerStep());
+                    stats(o.putObject("beam_transcribe_ms_per_token"), r.beamTranscriptionMsPerToken());
                     o.put("beams", r.beams());
                 }
                 o.put("windows", r.windows());
@@ -104,6 +107,10 @@ final class BenchCommand extends ModelCommand {
                     out.printf(Locale.ROOT, "beam-%d   %8.2f ms per step        (median; min %.2f, max %.2f; cache reorder"
                             + " + one token per sequence)%n", r.beams(), r.beamMsPerStep().median(),
                             r.beamMsPerStep().min(), r.beamMsPerStep().max());
+                    out.printf(Locale.ROOT, "beam-%d   %8.2f ms per token       (median; min %.2f, max %.2f; a beam-search"
+                            + " transcription: prompt, %d tokens, end of text suppressed)%n", r.beams(),
+                            r.beamTranscriptionMsPerToken().median(), r.beamTranscriptionMsPerToken().min(),
+                            r.beamTranscriptionMsPerToken().max(), r.tokens());
                 }
                 BenchMemory.print(out, memory);
             }

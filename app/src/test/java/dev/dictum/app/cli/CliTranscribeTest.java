@@ -73,7 +73,8 @@ class CliTranscribeTest {
                 MODELS.resolve("toy-en/ggml-toy-en.bin").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         JsonNode j = new ObjectMapper().readTree(r.out());
-        for (String k : new String[] {"encoder_ms", "decode_ms_per_token", "beam_ms_per_step"}) {
+        for (String k : new String[] {"encoder_ms", "decode_ms_per_token", "beam_ms_per_step",
+            "beam_transcribe_ms_per_token"}) { // the last: issue 22 item 4's real beam-5 transcription
             assertThat(j.get(k).get("median").asDouble()).as(k).isPositive();
             assertThat(j.get(k).get("min").asDouble()).isLessThanOrEqualTo(j.get(k).get("max").asDouble());
         }
@@ -93,6 +94,7 @@ class CliTranscribeTest {
                 "--model", MODELS.resolve("toy-en/ggml-toy-en.bin").toString());
         assertThat(greedyOnly.exitCode()).as(greedyOnly.err()).isZero();
         assertThat(new ObjectMapper().readTree(greedyOnly.out()).has("beam_ms_per_step")).isFalse();
+        assertThat(new ObjectMapper().readTree(greedyOnly.out()).has("beam_transcribe_ms_per_token")).isFalse();
     }
 
     @Test

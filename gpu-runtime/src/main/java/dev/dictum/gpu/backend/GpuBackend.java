@@ -108,7 +108,7 @@ public final class GpuBackend implements Backend {
 
     /** The kernel modules of ABI v1 (native/src/kernels, one per .cu file). */
     static final List<String> MODULES = List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu",
-            "add_rows", "embed", "attention", "cross_attention", "transpose", "fill", "kv_append");
+            "add_rows", "embed", "attention", "attention_rows", "cross_attention", "transpose", "fill", "kv_append");
 
     @Override
     public synchronized void checkFits(String what, long bytes) {
@@ -437,12 +437,7 @@ public final class GpuBackend implements Backend {
             return;
         }
         int shared = attentionShared(headDim, device.props().sharedMemoryPerBlock());
-        for (int b = 0; b < batch; b++) {
-            if (keys[b] < 1 || causal && keys[b] < queries) {
-                throw new IllegalArgumentException("sequence " + b + " has " + keys[b] + " keys for " + queries
-                        + " queries");
-            }
-        }
+        RowAttention.checkKeys(batch, queries, keys, causal);
         long kd = buf(k).at(kvOffset);
         long vd = buf(v).at(kvOffset);
         long keysDev = memory.ints(keys, batch);
@@ -451,6 +446,13 @@ public final class GpuBackend implements Backend {
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
+    }
+
+    @Override
+    public synchronized void attentionRows(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v,
+            int kvStride, Buffer rows, int rowsStride, int[] keys, int heads, int headDim, boolean causal, Buffer out) {
+        RowAttention.launch(kernel("attention_rows", "attention_rows_f32"), stream, memory, q, qStride, batch, queries,
+                k, v, kvStride, rows, rowsStride, keys, heads, headDim, causal, out);
     }
 
     @Override
@@ -466,12 +468,7 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void embedStep(Buffer step, Weight tokenTable, Weight positionTable, Buffer out) {
-        int cols = Math.toIntExact(tokenTable.cols());
-        checkRange(buf(step), 0, 3);
-        checkRange(buf(out), 0, cols);
-        memory.gridStride(kernel("embed", "embed_f16"), cols, new KernelArgs().ptr(buf(step).at(0)).ptr(buf(step).at(1))
-                .i32(1).ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
-                .i32(cols));
+        embedRowsStep(step, 0, 1, tokenTable, positionTable, out); // token step[0] at position step[1]: the same launch
     }
 
     @Override
@@ -491,6 +488,25 @@ public final class GpuBackend implements Backend {
                 new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
                         .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
                         .ptr(buf(out).at(0)));
+    }
+
+    @Override
+    public synchronized void embedRowsStep(Buffer step, int at, int count, Weight tokenTable, Weight positionTable,
+            Buffer out) {
+        int cols = Math.toIntExact(tokenTable.cols());
+        checkRange(buf(step), at, 2L * count);
+        checkRange(buf(out), 0, (long) count * cols);
+        memory.gridStride(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(buf(step).at(at))
+                .ptr(buf(step).at(at + count)).i32(count).ptr(weight(tokenTable).address())
+                .ptr(weight(positionTable).address()).ptr(buf(out).at(0)).i32(cols));
+    }
+
+    @Override
+    public synchronized void attentionRowsStep(Buffer q, int batch, Buffer k, Buffer v, int kvStride, Buffer rows,
+            int rowsStride, Buffer step, int at, int heads, int headDim, Buffer out) {
+        checkRange(buf(step), at, batch);
+        RowAttention.launch(kernel("attention_rows", "attention_rows_f32"), stream, q, heads * headDim, batch, 1, k, v,
+                kvStride, rows, rowsStride, buf(step).at(at), heads, headDim, true, out);
     }
 
     @Override
@@ -518,11 +534,7 @@ public final class GpuBackend implements Backend {
 
     /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
     public synchronized void fill(Buffer b, long offset, long count, float value) {
-        checkRange(buf(b), offset, count);
-        if (count > 0) {
-            memory.gridStride(kernel("fill", "fill_f32"), count, new KernelArgs().ptr(buf(b).at(offset)).f32(value)
-                    .i64(count));
-        }
+        memory.fill(b, offset, count, value);
     }
 
     @Override
@@ -533,14 +545,7 @@ public final class GpuBackend implements Backend {
 
     /** Registers per thread of every packed kernel, as the runtime reports them (doctor). */
     public synchronized java.util.Map<String, Integer> kernelRegisters() {
-        java.util.Map<String, Integer> out = new java.util.TreeMap<>();
-        KernelImages images = KernelImages.load();
-        for (String m : MODULES) {
-            for (String k : images.kernelsOf(m)) {
-                out.put(k, kernel(m, k).registers());
-            }
-        }
-        return out;
+        return kernels.registers(MODULES);
     }
 
     @Override
@@ -593,5 +598,4 @@ public final class GpuBackend implements Backend {
     private Kernel kernel(String module, String name) {
         return kernels.kernel(module, name);
     }
-
 }

@@ -155,6 +155,15 @@ final class GpuMemory implements AutoCloseable {
         return w;
     }
 
+    /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
+    void fill(Buffer b, long offset, long count, float value) {
+        checkRange(buf(b), offset, count);
+        if (count > 0) {
+            gridStride(kernels.kernel("fill", "fill_f32"), count, new KernelArgs().ptr(buf(b).at(offset)).f32(value)
+                    .i64(count));
+        }
+    }
+
     /** A grid-stride launch over {@code work} items (LaunchGeometry#gridStrideBlocks). */
     void gridStride(Kernel k, long work, KernelArgs args) {
         k.launch(stream, LaunchGeometry.gridStrideBlocks(work), 1, 1, LaunchGeometry.BLOCK, 0, args);

@@ -12,6 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * time. Scores for a row block live in a small per-thread buffer, never as a full T×S matrix.</li>
  * <li>a few queries (decoding one token): plain dot products against the cache rows.</li>
  * </ul>
+ * Both read key/value row j of a task at {@code rowAt[j] + h * hd}: strided rows ({@link #run}) and rows
+ * through a beam's row table ({@link #runRows}) take the same arithmetic, so equal rows give equal bits.
  */
 final class CpuAttention {
     private static final VectorSpecies<Float> S = CpuVectors.F;
@@ -25,6 +27,14 @@ final class CpuAttention {
     private static final class Scratch {
         float[] kt = new float[0];
         float[] scores = new float[0];
+        int[] rowAt = new int[0];
+
+        int[] rowAt(int n) {
+            if (rowAt.length < n) {
+                rowAt = new int[n];
+            }
+            return rowAt;
+        }
 
         float[] kt(int n) {
             if (kt.length < n) {
@@ -44,8 +54,45 @@ final class CpuAttention {
     private CpuAttention() {
     }
 
+    /** Where a sequence's key/value rows start: {@code rowAt[j]} for its first {@code keys} rows. */
+    @FunctionalInterface
+    private interface KeyRows {
+        void fill(int b, int keys, int[] rowAt);
+    }
+
+    /** Backend.attention: sequence b's rows start at {@code kvOffset + b * kvBatchStride}, {@code kvStride} apart. */
     static void run(float[] q, int qStride, int batch, int queries, float[] k, float[] v, int kvOffset,
             int kvBatchStride, int kvStride, int[] keys, int heads, int hd, boolean causal, float[] out) {
+        run(q, qStride, batch, queries, k, v, keys, heads, hd, causal, out, (b, n, rowAt) -> {
+            int base = kvOffset + b * kvBatchStride;
+            for (int j = 0; j < n; j++) {
+                rowAt[j] = base + j * kvStride;
+            }
+        });
+    }
+
+    /**
+     * Backend.attentionRows: sequence b's row j is row {@code rows[b * rowsStride + j]} (an int's bits) of
+     * k and v, {@code kvStride} apart.
+     */
+    static void runRows(float[] q, int qStride, int batch, int queries, float[] k, float[] v, int kvStride,
+            float[] rows, int rowsStride, int[] keys, int heads, int hd, boolean causal, float[] out) {
+        int width = heads * hd; // every head's channels of a row
+        run(q, qStride, batch, queries, k, v, keys, heads, hd, causal, out, (b, n, rowAt) -> {
+            for (int j = 0; j < n; j++) {
+                int row = Float.floatToRawIntBits(rows[b * rowsStride + j]);
+                long start = (long) row * kvStride;
+                if (row < 0 || start + width > Math.min(k.length, v.length)) {
+                    throw new IllegalArgumentException("sequence " + b + " key " + j + " names row " + row
+                            + ", outside the cache");
+                }
+                rowAt[j] = (int) start;
+            }
+        });
+    }
+
+    private static void run(float[] q, int qStride, int batch, int queries, float[] k, float[] v, int[] keys,
+            int heads, int hd, boolean causal, float[] out, KeyRows keyRows) {
         int outStride = heads * hd;
         float scale = (float) (1.0 / Math.sqrt(hd));
         int tasks = batch * heads;
@@ -55,15 +102,16 @@ final class CpuAttention {
             for (int t = lo; t < hi; t++) {
                 int b = t / heads;
                 int h = t % heads;
-                int kv = kvOffset + b * kvBatchStride + h * hd;
+                int[] rowAt = s.rowAt(keys[b]);
+                keyRows.fill(b, keys[b], rowAt);
                 int qBase = b * queries * qStride + h * hd;
                 int oBase = b * queries * outStride + h * hd;
                 if (queries >= BLOCKED_MIN_QUERIES) {
-                    blocked(s, q, qBase, qStride, queries, k, v, kv, kvStride, keys[b], hd, causal, scale, out, oBase,
-                            outStride);
+                    blocked(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal, scale, out,
+                            oBase, outStride);
                 } else {
-                    direct(s, q, qBase, qStride, queries, k, v, kv, kvStride, keys[b], hd, causal, scale, out, oBase,
-                            outStride);
+                    direct(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal, scale, out,
+                            oBase, outStride);
                 }
             }
         };
@@ -78,8 +126,9 @@ final class CpuAttention {
         return causal ? keys - queries + i + 1 : keys;
     }
 
-    private static void direct(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v, int kv,
-            int kvStride, int keys, int hd, boolean causal, float scale, float[] out, int oBase, int outStride) {
+    private static void direct(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
+            int[] rowAt, int head, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
+            int outStride) {
         float[] p = s.scores(keys);
         int bound = S.loopBound(hd);
         for (int i = 0; i < queries; i++) {
@@ -87,7 +136,7 @@ final class CpuAttention {
             int qi = qBase + i * qStride;
             float max = Float.NEGATIVE_INFINITY;
             for (int j = 0; j < n; j++) {
-                int kj = kv + j * kvStride;
+                int kj = rowAt[j] + head;
                 FloatVector acc = FloatVector.zero(S);
                 int d = 0;
                 for (; d < bound; d += L) {
@@ -101,17 +150,17 @@ final class CpuAttention {
                 max = Math.max(max, p[j]);
             }
             float inv = 1f / expInPlace(p, n, max);
-            CpuCrossAttention.weightedSum(p, n, inv, v, kv, kvStride, hd, out, oBase + i * outStride);
+            CpuCrossAttention.weightedSum(p, n, inv, v, rowAt, head, hd, out, oBase + i * outStride);
         }
     }
 
     private static void blocked(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
-            int kv, int kvStride, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
+            int[] rowAt, int head, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
             int outStride) {
         int padded = (keys + L - 1) / L * L;
         float[] kt = s.kt(hd * padded);
         for (int j = 0; j < keys; j++) {
-            int kj = kv + j * kvStride;
+            int kj = rowAt[j] + head;
             for (int d = 0; d < hd; d++) {
                 kt[d * padded + j] = k[kj + d];
             }
@@ -157,7 +206,7 @@ final class CpuAttention {
                 FloatVector o2 = o0;
                 FloatVector o3 = o0;
                 for (int j = 0; j < last; j++) {
-                    FloatVector vj = FloatVector.fromArray(S, v, kv + j * kvStride + d);
+                    FloatVector vj = FloatVector.fromArray(S, v, rowAt[j] + head + d);
                     o0 = vj.fma(FloatVector.broadcast(S, sc[j]), o0);
                     o1 = vj.fma(FloatVector.broadcast(S, sc[padded + j]), o1);
                     o2 = vj.fma(FloatVector.broadcast(S, sc[2 * padded + j]), o2);
@@ -179,7 +228,7 @@ final class CpuAttention {
                 for (int r = 0; r < rows; r++) {
                     float acc = 0f;
                     for (int j = 0; j < last; j++) {
-                        acc += sc[r * padded + j] * v[kv + j * kvStride + d];
+                        acc += sc[r * padded + j] * v[rowAt[j] + head + d];
                     }
                     out[oBase + (i0 + r) * outStride + d] = acc * (r == 0 ? inv0 : r == 1 ? inv1 : r == 2 ? inv2 : inv3);
                 }

@@ -128,6 +128,13 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public void attentionRows(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v, int kvStride,
+            Buffer rows, int rowsStride, int[] keys, int heads, int headDim, boolean causal, Buffer out) {
+        CpuAttention.runRows(data(q), qStride, batch, queries, data(k), data(v), kvStride, data(rows), rowsStride,
+                keys, heads, headDim, causal, data(out));
+    }
+
+    @Override
     public void crossAttention(Buffer q, int rows, Buffer keysT, int keysStride, Buffer values, int keys, int heads,
             int headDim, Buffer out) {
         CpuCrossAttention.run(data(q), rows, data(keysT), keysStride, data(values), keys, heads, headDim, data(out));

@@ -95,20 +95,37 @@ final class CpuCrossAttention {
         weightedSum(s, keys, 1f / total, v, vo, vStride, hd, out, oo);
     }
 
+    private static final ThreadLocal<int[][]> ROWS = ThreadLocal.withInitial(() -> new int[1][0]);
+
+    /** The weighted sum below over rows {@code vStride} apart (cross-attention's values). */
+    static void weightedSum(float[] p, int keys, float inv, float[] v, int vo, int vStride, int hd, float[] out,
+            int oo) {
+        int[][] holder = ROWS.get();
+        if (holder[0].length < keys) {
+            holder[0] = new int[keys];
+        }
+        int[] rowAt = holder[0];
+        for (int k = 0; k < keys; k++) {
+            rowAt[k] = k * vStride;
+        }
+        weightedSum(p, keys, inv, v, rowAt, vo, hd, out, oo);
+    }
+
     /**
-     * out[oo + c] = inv · Σ_k p[k] · v[vo + k·vStride + c] for c < hd: P·V for one query row, in one
+     * out[oo + c] = inv · Σ_k p[k] · v[rowAt[k] + vo + c] for c < hd: P·V for one query row, in one
      * pass over the keys with the row's accumulators in registers (no read-modify-write of out per
-     * key). Whisper's heads are 64 wide: 8 vectors at 256 bits (8 accumulators + 1 broadcast fit the
+     * key). Key k's row starts at {@code rowAt[k]}: strided rows and a beam's row table alike.
+     * Whisper's heads are 64 wide: 8 vectors at 256 bits (8 accumulators + 1 broadcast fit the
      * 16 ymm registers; before issue 21 this took two passes of 4 over the keys), 4 at 512 bits.
      */
-    static void weightedSum(float[] p, int keys, float inv, float[] v, int vo, int vStride, int hd, float[] out,
+    static void weightedSum(float[] p, int keys, float inv, float[] v, int[] rowAt, int vo, int hd, float[] out,
             int oo) {
         int c = 0;
         if (hd == 8 * L) {
             FloatVector o0 = FloatVector.zero(S), o1 = o0, o2 = o0, o3 = o0, o4 = o0, o5 = o0, o6 = o0, o7 = o0;
             for (int k = 0; k < keys; k++) {
                 FloatVector pk = FloatVector.broadcast(S, p[k]);
-                int row = k * vStride + vo;
+                int row = rowAt[k] + vo;
                 o0 = FloatVector.fromArray(S, v, row).fma(pk, o0);
                 o1 = FloatVector.fromArray(S, v, row + L).fma(pk, o1);
                 o2 = FloatVector.fromArray(S, v, row + 2 * L).fma(pk, o2);
@@ -136,7 +153,7 @@ final class CpuCrossAttention {
             FloatVector o3 = o0;
             for (int k = 0; k < keys; k++) {
                 FloatVector pk = FloatVector.broadcast(S, p[k]);
-                int row = k * vStride + vo + c;
+                int row = rowAt[k] + vo + c;
                 o0 = FloatVector.fromArray(S, v, row).fma(pk, o0);
                 o1 = FloatVector.fromArray(S, v, row + L).fma(pk, o1);
                 o2 = FloatVector.fromArray(S, v, row + 2 * L).fma(pk, o2);
@@ -151,14 +168,14 @@ final class CpuCrossAttention {
         for (; c < cBound; c += L) {
             FloatVector acc = FloatVector.zero(S);
             for (int k = 0; k < keys; k++) {
-                acc = FloatVector.fromArray(S, v, k * vStride + vo + c).fma(FloatVector.broadcast(S, p[k]), acc);
+                acc = FloatVector.fromArray(S, v, rowAt[k] + vo + c).fma(FloatVector.broadcast(S, p[k]), acc);
             }
             acc.mul(inv).intoArray(out, oo + c);
         }
         for (; c < hd; c++) {
             float acc = 0f;
             for (int k = 0; k < keys; k++) {
-                acc = Math.fma(p[k], v[k * vStride + vo + c], acc);
+                acc = Math.fma(p[k], v[rowAt[k] + vo + c], acc);
             }
             out[oo + c] = acc * inv;
         }

@@ -34,6 +34,17 @@ public final class KernelCache implements AutoCloseable {
         return module(module).kernel(kernel);
     }
 
+    /** Registers per thread of every kernel of {@code moduleNames}, as the runtime reports them (doctor). */
+    public Map<String, Integer> registers(List<String> moduleNames) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (String m : moduleNames) {
+            for (String k : images.kernelsOf(m)) {
+                out.put(k, kernel(m, k).registers());
+            }
+        }
+        return out;
+    }
+
     /** Which images are loaded, for {@code doctor}. */
     public List<String> loadedImages() {
         List<String> out = new ArrayList<>();

@@ -5,14 +5,26 @@ import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
-import dev.dictum.gpu.StepGraph;
-import java.util.Arrays;
 import java.util.logging.Logger;
 
 /**
  * Incremental decoding with a key/value cache per layer for a batch of sequences. Every buffer is
  * allocated up front for {@code maxBatch} sequences of n_text_ctx tokens, so the per-token loop
- * allocates nothing; reordering (beam search) copies cache rows into a second set and swaps.
+ * allocates nothing. Beam search reorders the sequences by index ({@link BeamRows}): the cache rows
+ * stay where they were written and each sequence reads its history through a row table, so the caches
+ * exist once (issue 22 item 4; before, a reorder copied every row into a second full set and swapped).
+ * A batch of several sequences lays its rows out position-major, row {@code p * maxBatch + b} for
+ * position p of sequence b, so that a decoded token's keys and values of every sequence are one copy;
+ * a single sequence keeps its rows together (row {@code p}), as greedy decoding and its captured step
+ * always have. {@code DICTUM_BEAM_REORDER=copy} ({@link Reorder#BY_COPY}) keeps the earlier way
+ * (sequence-major rows, copied into the second set at every reorder) for A/B runs and for the tests
+ * that compare the two.
+ *
+ * <p>One token of each of several sequences (beam search, best-of) runs, on a backend that captures
+ * steps, as a "beam step" in the same way as the one-sequence step below: its values (tokens,
+ * positions, key counts) in a small buffer on the backend, its own scratch, attention always through
+ * the row tables, captured once per window and number of sequences and checked as the other
+ * ({@link CheckedStepGraph}); a refused beam graph leaves the one-sequence step's alone.
  *
  * <p>One token of one sequence (greedy decoding) runs as a "step" whose changing values (token id,
  * position, key count) are read from a small step buffer on the backend; a backend with graphs
@@ -26,12 +38,31 @@ import java.util.logging.Logger;
  */
 final class KvDecoderState implements DecoderState {
     private static final Logger LOG = Logger.getLogger(KvDecoderState.class.getName());
+
+    /** How beam search's reorders move the caches. */
+    enum Reorder {
+        /** Row tables rewritten; no cache row moves (the default). */
+        BY_INDEX,
+        /** Every row copied into a second set of caches (the way before issue 22; A/B runs, tests). */
+        BY_COPY;
+
+        /** {@code DICTUM_BEAM_REORDER=copy} gives {@link #BY_COPY}. */
+        static Reorder configured() {
+            return "copy".equals(System.getenv("DICTUM_BEAM_REORDER")) ? BY_COPY : BY_INDEX;
+        }
+    }
+
     private final Backend be;
     private final TextDecoder dec;
     private final int n;
     private final int ctx;
     private final int maxBatch;
     private final int heads;
+    private final Reorder reorder;
+    /** Cache rows between one sequence's positions and between sequences at one position (set by reset). */
+    private int posStride = 1;
+    private int beamStride;
+    private final BeamRows beamRows;
     private Buffer[] keys;
     private Buffer[] values;
     private Buffer[] spareKeys;
@@ -40,9 +71,9 @@ final class KvDecoderState implements DecoderState {
     private int batch;
     private int length;
     /** Activations of a batch of rows (grows to the largest feed seen). */
-    private Scratch rows;
+    private DecoderScratch rows;
     /** Activations of the one-token step: never reallocated, since the captured step names them. */
-    private final Scratch one;
+    private final DecoderScratch one;
     private final Buffer last;
     private final Buffer logits;
     private final int[] keyCounts;
@@ -55,16 +86,23 @@ final class KvDecoderState implements DecoderState {
     /** {token id, position, key count} of the one-token step, as int bit patterns. */
     private final Buffer step;
     private final int[] stepValues = new int[3];
-    /** The captured step, valid while the window's buffers and this state's stay the same. */
-    private StepGraph graph;
-    /** The window buffers {@link #graph} names. */
-    private WindowBuffers graphWindow;
-    /** Whether the first capture passed its replay-compare check. */
-    private boolean graphChecked;
-    /** The backend has no graphs or refused them: every step runs eagerly. */
-    private boolean graphsOff;
+    /** The captured one-token step, valid while the window's buffers and this state's stay the same. */
+    private final CheckedStepGraph greedyGraph;
+    /**
+     * A beam step (one token for each of several sequences) in a form a backend captures: its values
+     * ({@code 0, position, key count}, then the tokens, positions and key counts of the sequences, as
+     * int bit patterns), activations and graph; null for a state of one sequence.
+     */
+    private final Buffer beamStep;
+    private final int[] beamStepValues;
+    private final DecoderScratch beamOne;
+    private final CheckedStepGraph beamGraph;
 
     KvDecoderState(Backend be, TextDecoder dec, int maxBatch) {
+        this(be, dec, maxBatch, Reorder.configured());
+    }
+
+    KvDecoderState(Backend be, TextDecoder dec, int maxBatch, Reorder reorder) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("batch must be at least 1");
         }
@@ -74,6 +112,9 @@ final class KvDecoderState implements DecoderState {
         this.ctx = dec.dims.nTextCtx();
         this.heads = dec.dims.nTextHead();
         this.maxBatch = maxBatch;
+        this.reorder = reorder;
+        this.beamStride = ctx;
+        this.beamRows = new BeamRows(be, maxBatch, ctx);
         int layers = dec.blocks.length;
         keys = new Buffer[layers];
         values = new Buffer[layers];
@@ -88,8 +129,22 @@ final class KvDecoderState implements DecoderState {
         logits = be.allocate((long) maxBatch * dec.dims.nVocab(), MemoryCategory.DECODER_SCRATCH);
         keyCounts = new int[maxBatch];
         step = be.allocate(3, MemoryCategory.DECODER_SCRATCH);
-        one = new Scratch(be, 1, n);
+        one = new DecoderScratch(be, 1, n);
         ensureScratch(Math.max(maxBatch, 4));
+        int vocab = dec.dims.nVocab();
+        greedyGraph = new CheckedStepGraph(be, logits, vocab, "decoder step", why -> {
+            LOG.warning(() -> "decoder steps run eagerly on " + be.name() + ": " + why);
+            be.refuseGraphs(why);
+        });
+        boolean beams = maxBatch > 1;
+        beamStep = beams ? be.allocate(3 + 3L * maxBatch, MemoryCategory.DECODER_SCRATCH) : null;
+        beamStepValues = beams ? new int[3 + 3 * maxBatch] : null;
+        beamOne = beams ? new DecoderScratch(be, maxBatch, n) : null;
+        beamGraph = new CheckedStepGraph(be, logits, vocab, "beam step",
+                why -> LOG.warning(() -> "beam steps run eagerly on " + be.name() + ": " + why));
+        if (beams) {
+            beamRows.allocateTable(); // before any capture: a graph names its address
+        }
     }
 
     @Override
@@ -98,32 +153,48 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("audio was encoded by another model");
         }
         checkBatch(batch);
-        if (w.buffers() != graphWindow) {
-            dropGraph();
-        }
+        greedyGraph.dropUnless(w.buffers());
+        beamGraph.dropUnless(w.buffers());
         this.audio = w;
         this.batch = batch;
         this.length = 0;
+        boolean interleaved = reorder == Reorder.BY_INDEX && batch > 1;
+        posStride = interleaved ? maxBatch : 1;
+        beamStride = interleaved ? 1 : ctx;
+        beamRows.reset(beamStride, posStride);
     }
 
     @Override
     public void feed(int[][] tokens, float[][] out) {
         WindowBuffers window = checkFeed(tokens.length, tokens[0].length);
         int len = tokens[0].length;
-        if (batch == 1 && len == 1) {
+        if (batch == 1 && len == 1 && !beamRows.moved()) {
             feedStep(tokens[0][0], out[0], window);
             return;
         }
-        Scratch s = forward(tokens, len, window);
-        // Only the last position of each sequence is needed: LayerNorm and project those rows.
-        for (int b = 0; b < batch; b++) {
-            be.copy(s.x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
+        if (batch > 1 && len == 1 && beamStride == 1 && be.capturesSteps() && !beamGraph.off()) {
+            feedBeamStep(tokens, out, window);
+            return;
         }
-        be.layerNorm(last, batch, n, dec.ln.gain(), dec.ln.bias(), last);
+        DecoderScratch s = forward(tokens, len, window);
+        // Only the last position of each sequence is needed: LayerNorm and project those rows (with one
+        // token per sequence, x's rows are those rows).
+        if (len == 1) {
+            be.layerNorm(s.x, batch, n, dec.ln.gain(), dec.ln.bias(), last);
+        } else {
+            for (int b = 0; b < batch; b++) {
+                be.copy(s.x, (long) (b * len + len - 1) * n, last, (long) b * n, n);
+            }
+            be.layerNorm(last, batch, n, dec.ln.gain(), dec.ln.bias(), last);
+        }
         be.linear(last, 0, batch, dec.tokens, null, logits, 0, Epilogue.NONE);
         int vocab = dec.dims.nVocab();
+        if (hostLogits.length < batch * vocab) {
+            hostLogits = new float[batch * vocab];
+        }
+        be.download(logits, 0, hostLogits, 0, batch * vocab); // one transfer (one wait), not one per sequence
         for (int b = 0; b < batch; b++) {
-            be.download(logits, (long) b * vocab, out[b], 0, vocab);
+            System.arraycopy(hostLogits, b * vocab, out[b], 0, vocab);
         }
         length += len;
     }
@@ -140,7 +211,7 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("logits from position " + from + " of " + len + " into "
                     + out.length + " rows");
         }
-        Scratch s = forward(new int[][] {tokens}, len, window);
+        DecoderScratch s = forward(new int[][] {tokens}, len, window);
         // Every row from `from` on: LayerNorm them (in the free h rows) and project them in one product.
         int vocab = dec.dims.nVocab();
         be.copy(s.x, (long) from * n, s.h, 0, (long) count * n);
@@ -175,6 +246,7 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("cannot truncate " + this.length + " fed tokens to " + length);
         }
         this.length = length;
+        beamRows.truncate(length, batch);
     }
 
     /** Checks a feed of {@code len} tokens to each of {@code rows} sequences; returns the window's buffers. */
@@ -198,10 +270,10 @@ final class KvDecoderState implements DecoderState {
      * into the caches at positions length..length+len-1); the final activations are in the returned
      * scratch's {@code x}, row {@code b * len + i}. Does not advance {@link #length}.
      */
-    private Scratch forward(int[][] tokens, int len, WindowBuffers window) {
+    private DecoderScratch forward(int[][] tokens, int len, WindowBuffers window) {
         int rows = batch * len;
         ensureScratch(rows);
-        Scratch s = this.rows;
+        DecoderScratch s = this.rows;
         if (tokenScratch.length < rows) {
             tokenScratch = new int[rows];
             positionScratch = new int[rows];
@@ -238,13 +310,13 @@ final class KvDecoderState implements DecoderState {
         stepValues[1] = length;
         stepValues[2] = length + 1;
         be.uploadInts(stepValues, step, 3);
-        if (graph != null && graphWindow == window) {
-            graph.replay();
+        if (greedyGraph.replays(window, 1)) {
+            greedyGraph.replay();
         } else {
-            dropGraph();
+            greedyGraph.drop();
             runStep(window);
-            if (!graphsOff) {
-                captureStep(window);
+            if (!greedyGraph.off()) {
+                greedyGraph.capture(() -> runStep(window), window, 1);
             }
         }
         be.download(logits, 0, out, 0, dec.dims.nVocab());
@@ -252,54 +324,63 @@ final class KvDecoderState implements DecoderState {
     }
 
     /**
-     * Captures the step just run eagerly; the first capture of this state is checked by replaying it
-     * over the same step (which rewrites the same cache rows) and comparing the logits bit for bit.
+     * One token for each of several sequences on a backend that captures steps (beam search): the
+     * values go to {@link #beamStep} and the step runs as a graph, through the row tables from the first
+     * token on (the identity until a reorder), the sequences' new rows appended at the position in one
+     * copy each for keys and values (the rows are position-major). Eagerly on the CPU, {@link #forward}
+     * computes the same.
      */
-    private void captureStep(WindowBuffers window) {
-        StepGraph g;
-        try {
-            g = be.capture(() -> runStep(window));
-        } catch (RuntimeException e) {
-            refuse("capturing the decoder step failed: " + e.getMessage());
-            return;
-        }
-        if (g == null) {
-            graphsOff = true;
-            return;
-        }
-        if (!graphChecked) {
-            int vocab = dec.dims.nVocab();
-            float[] eager = new float[vocab];
-            float[] replayed = new float[vocab];
-            float[] poison = new float[vocab];
-            Arrays.fill(poison, Float.NaN);
-            try {
-                be.download(logits, 0, eager, 0, vocab);
-                be.upload(poison, 0, logits, 0, vocab);
-                g.replay();
-                be.download(logits, 0, replayed, 0, vocab);
-            } catch (RuntimeException e) {
-                g.close();
-                refuse("replaying the decoder step failed: " + e.getMessage());
-                be.upload(eager, 0, logits, 0, vocab);
-                return;
+    private void feedBeamStep(int[][] tokens, float[][] out, WindowBuffers window) {
+        int vocab = dec.dims.nVocab();
+        beamStepValues[1] = length;
+        beamStepValues[2] = length + 1;
+        for (int b = 0; b < batch; b++) {
+            if (tokens[b][0] < 0 || tokens[b][0] >= vocab) {
+                throw new IllegalArgumentException("token id " + tokens[b][0] + " outside the vocabulary");
             }
-            if (!Arrays.equals(eager, replayed)) {
-                g.close();
-                refuse("the replayed decoder step's logits differ from the eager step's");
-                be.upload(eager, 0, logits, 0, vocab);
-                return;
-            }
-            graphChecked = true;
+            beamStepValues[3 + b] = tokens[b][0];
+            beamStepValues[3 + batch + b] = length;
+            beamStepValues[3 + 2 * batch + b] = length + 1;
         }
-        graph = g;
-        graphWindow = window;
+        be.uploadInts(beamStepValues, beamStep, 3 + 3 * batch);
+        beamRows.publishOwnRows(batch);
+        int rows = batch;
+        if (beamGraph.replays(window, rows)) {
+            beamGraph.replay();
+        } else {
+            beamGraph.drop();
+            runBeamStep(window, rows);
+            beamGraph.capture(() -> runBeamStep(window, rows), window, rows);
+        }
+        if (hostLogits.length < rows * vocab) {
+            hostLogits = new float[rows * vocab];
+        }
+        be.download(logits, 0, hostLogits, 0, rows * vocab);
+        for (int b = 0; b < rows; b++) {
+            System.arraycopy(hostLogits, b * vocab, out[b], 0, vocab);
+        }
+        length++;
     }
 
-    private void refuse(String why) {
-        LOG.warning(() -> "decoder steps run eagerly on " + be.name() + ": " + why);
-        be.refuseGraphs(why);
-        graphsOff = true;
+    /** The beam step's ops: values from {@link #beamStep}; buffers a graph keeps (its scratch, caches, table, window). */
+    private void runBeamStep(WindowBuffers window, int rows) {
+        DecoderScratch s = beamOne;
+        be.embedRowsStep(beamStep, 3, rows, dec.tokens, dec.positions, s.x);
+        for (int l = 0; l < dec.blocks.length; l++) {
+            BlockWeights blk = dec.blocks[l];
+            AttentionWeights sa = blk.attn();
+            be.layerNorm(s.x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
+            be.project(s.h, rows, new Projection(sa.query(), sa.queryBias(), s.q),
+                    new Projection(sa.key(), null, s.kNew), new Projection(sa.value(), sa.valueBias(), s.vNew));
+            be.kvAppendStep(s.kNew, keys[l], (long) posStride * n, beamStep, rows * n);
+            be.kvAppendStep(s.vNew, values[l], (long) posStride * n, beamStep, rows * n);
+            be.attentionRowsStep(s.q, rows, keys[l], values[l], n, beamRows.table(), beamRows.stride(), beamStep,
+                    3 + 2 * rows, heads, n / heads, s.att);
+            be.linear(s.att, 0, rows, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
+            crossAndMlp(l, rows, s, window);
+        }
+        be.layerNorm(s.x, rows, n, dec.ln.gain(), dec.ln.bias(), last);
+        be.linear(last, 0, rows, dec.tokens, null, logits, 0, Epilogue.NONE);
     }
 
     /**
@@ -307,7 +388,7 @@ final class KvDecoderState implements DecoderState {
      * buffers are the step scratch, the caches and {@code window}'s, all of which a graph keeps.
      */
     private void runStep(WindowBuffers window) {
-        Scratch s = one;
+        DecoderScratch s = one;
         be.embedStep(step, dec.tokens, dec.positions, s.x);
         for (int l = 0; l < dec.blocks.length; l++) {
             BlockWeights blk = dec.blocks[l];
@@ -323,34 +404,49 @@ final class KvDecoderState implements DecoderState {
         be.normLinear(s.x, 1, dec.ln.gain(), dec.ln.bias(), last, dec.tokens, null, logits, Epilogue.NONE);
     }
 
-    private void dropGraph() {
-        if (graph != null) {
-            graph.close();
-            graph = null;
-        }
-        graphWindow = null;
-    }
-
-    private void layer(int l, int rows, int len, Scratch s, WindowBuffers window) {
+    private void layer(int l, int rows, int len, DecoderScratch s, WindowBuffers window) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights sa = blk.attn();
         be.layerNorm(s.x, rows, n, blk.attnLn().gain(), blk.attnLn().bias(), s.h);
         be.project(s.h, rows, new Projection(sa.query(), sa.queryBias(), s.q), new Projection(sa.key(), null, s.kNew),
                 new Projection(sa.value(), sa.valueBias(), s.vNew));
-        for (int b = 0; b < batch; b++) {
-            long dst = ((long) b * ctx + length) * n;
-            be.copy(s.kNew, (long) b * len * n, keys[l], dst, (long) len * n);
-            be.copy(s.vNew, (long) b * len * n, values[l], dst, (long) len * n);
+        append(s.kNew, keys[l], len);
+        append(s.vNew, values[l], len);
+        if (beamRows.moved()) {
+            be.attentionRows(s.q, n, batch, len, keys[l], values[l], n, beamRows.table(), beamRows.stride(), keyCounts,
+                    heads, n / heads, true, s.att);
+        } else {
+            be.attention(s.q, n, batch, len, keys[l], values[l], 0, (long) beamStride * n, posStride * n, keyCounts,
+                    heads, n / heads, true, s.att);
         }
-        be.attention(s.q, n, batch, len, keys[l], values[l], 0, (long) ctx * n, n, keyCounts, heads, n / heads, true,
-                s.att);
         be.linear(s.att, 0, rows, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
 
         crossAndMlp(l, rows, s, window);
     }
 
+    /**
+     * Writes the new rows (sequence b's i-th of {@code len} at row {@code b * len + i} of {@code fresh})
+     * to their own cache rows from position {@link #length}: one copy where they lie together in the
+     * cache (a decoded token's rows position-major, a sequence's rows sequence-major), else one per row.
+     */
+    private void append(Buffer fresh, Buffer cache, int len) {
+        if (len == 1 && beamStride == 1 || batch == 1 && posStride == 1) {
+            be.copy(fresh, 0, cache, (long) beamRows.own(0, length) * n, (long) batch * len * n);
+        } else if (posStride == 1) {
+            for (int b = 0; b < batch; b++) {
+                be.copy(fresh, (long) b * len * n, cache, (long) beamRows.own(b, length) * n, (long) len * n);
+            }
+        } else {
+            for (int b = 0; b < batch; b++) {
+                for (int i = 0; i < len; i++) {
+                    be.copy(fresh, ((long) b * len + i) * n, cache, (long) beamRows.own(b, length + i) * n, n);
+                }
+            }
+        }
+    }
+
     /** Cross-attention and MLP of layer {@code l}, the same for the step and a batch of rows. */
-    private void crossAndMlp(int l, int rows, Scratch s, WindowBuffers w) {
+    private void crossAndMlp(int l, int rows, DecoderScratch s, WindowBuffers w) {
         BlockWeights blk = dec.blocks[l];
         AttentionWeights ca = blk.cross();
         // normLinear: the layer norm in the GEMV's prologue for one row (the step), else as two ops.
@@ -368,7 +464,22 @@ final class KvDecoderState implements DecoderState {
     @Override
     public void reorder(int[] sourceOf) {
         checkBatch(sourceOf.length);
-        dropGraph();
+        for (int src : sourceOf) {
+            if (src < 0 || src >= batch) {
+                throw new IllegalArgumentException("no sequence " + src + " in a batch of " + batch);
+            }
+        }
+        if (reorder == Reorder.BY_INDEX) {
+            beamRows.reorder(sourceOf, length);
+        } else {
+            copyRows(sourceOf);
+        }
+        batch = sourceOf.length;
+    }
+
+    /** {@link Reorder#BY_COPY}: sequence i's rows copied from its source's into the second set, then swapped. */
+    private void copyRows(int[] sourceOf) {
+        greedyGraph.drop(); // the caches it names move
         for (int l = 0; l < keys.length; l++) {
             if (spareKeys[l] == null) {
                 long cache = (long) maxBatch * ctx * n;
@@ -376,9 +487,6 @@ final class KvDecoderState implements DecoderState {
                 spareValues[l] = be.allocate(cache, MemoryCategory.SELF_KV);
             }
             for (int i = 0; i < sourceOf.length; i++) {
-                if (sourceOf[i] < 0 || sourceOf[i] >= batch) {
-                    throw new IllegalArgumentException("no sequence " + sourceOf[i] + " in a batch of " + batch);
-                }
                 long count = (long) length * n;
                 be.copy(keys[l], (long) sourceOf[i] * ctx * n, spareKeys[l], (long) i * ctx * n, count);
                 be.copy(values[l], (long) sourceOf[i] * ctx * n, spareValues[l], (long) i * ctx * n, count);
@@ -390,7 +498,6 @@ final class KvDecoderState implements DecoderState {
         t = values;
         values = spareValues;
         spareValues = t;
-        batch = sourceOf.length;
     }
 
     @Override
@@ -417,56 +524,25 @@ final class KvDecoderState implements DecoderState {
             rows.close();
             rows = null;
         }
-        rows = new Scratch(be, count, n);
-    }
-
-    /** The activations of {@code rows} decoder rows. */
-    private static final class Scratch {
-        final int rows;
-        final Buffer x;
-        final Buffer h;
-        final Buffer q;
-        final Buffer kNew;
-        final Buffer vNew;
-        final Buffer att;
-        final Buffer mlp;
-
-        Scratch(Backend be, int rows, int n) {
-            this.rows = rows;
-            long r = rows;
-            x = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            h = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            q = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            kNew = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            vNew = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            att = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
-            mlp = be.allocate(r * 4 * n, MemoryCategory.DECODER_SCRATCH);
-        }
-
-        void close() {
-            KvDecoderState.close(x, h, q, kNew, vNew, att, mlp);
-        }
-    }
-
-    private static void close(Buffer... buffers) {
-        for (Buffer b : buffers) {
-            if (b != null) {
-                b.close();
-            }
-        }
+        rows = new DecoderScratch(be, count, n);
     }
 
     @Override
     public void close() {
-        dropGraph();
+        greedyGraph.close();
+        beamGraph.close();
         if (rows != null) {
             rows.close();
         }
         one.close();
-        close(last, logits, step, allLogits);
-        close(keys);
-        close(values);
-        close(spareKeys);
-        close(spareValues);
+        if (beamOne != null) {
+            beamOne.close();
+        }
+        DecoderScratch.closeAll(last, logits, step, beamStep, allLogits);
+        DecoderScratch.closeAll(keys);
+        DecoderScratch.closeAll(values);
+        DecoderScratch.closeAll(spareKeys);
+        DecoderScratch.closeAll(spareValues);
+        beamRows.close();
     }
 }

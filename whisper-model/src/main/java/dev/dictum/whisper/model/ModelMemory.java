@@ -7,7 +7,8 @@ import dev.dictum.whisper.format.WhisperDims;
  * categories (issue 22): the one estimate behind the GPU's refusal before a load
  * ({@code Backend#checkFits}) and the app's choice of backend. Each figure adds up what the model
  * allocates in that category at its widest decode: up to {@link #MAX_SEQUENCES} sequences (beams, or
- * best-of samples) in one decoder state with its reorder spare, beside the greedy state that the model
+ * best-of samples) in one decoder state (reordered by index: no spare, issue 22 item 4) with its row
+ * table, beside the greedy state that the model
  * keeps for its captured step. The device's context (527 MiB on an H200) is not the model's: it is in
  * use before the load, so the free figure the estimate is held against has it taken out already.
  *
@@ -34,13 +35,14 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
         long mel = d.melFrames();
         long vocab = d.nVocab();
         long oneSequence = 4L * 2 * d.nTextLayer() * d.nTextCtx() * t; // keys and values, f32
-        long selfKv = oneSequence * (2L * MAX_SEQUENCES + 1); // the widest state, its spare, the greedy state
+        long selfKv = oneSequence * (MAX_SEQUENCES + 1); // the widest state and the greedy state
         long crossKv = 2L * d.nTextLayer() * (t * TextDecoder.keysStride(d.nAudioCtx()) + frames * t);
         long encoder = 4L * (d.nMels() * mel + mel * a + 5 * frames * a + frames * 4 * a) // AudioEncoder
                 + 4L * (frames * a + frames * t) // WindowBuffers' output, TextDecoder's key projection
                 + 4L * frames * 4 * a // the hi/lo planes (2 x f16) of the MLP's input, the widest
                 + 4L * frames * t; // the f32 stage of each layer's values before they are rounded to f16
-        long perState = 4L * (MAX_SEQUENCES * (t + vocab) + 3 + (1 + d.nTextCtx()) * 10 * t + DRAFT_ROWS * vocab);
+        long perState = 4L * (MAX_SEQUENCES * (t + vocab) + 3 + (1 + d.nTextCtx()) * 10 * t + DRAFT_ROWS * vocab
+                + MAX_SEQUENCES * d.nTextCtx()); // the last: BeamRows' table, one row index per sequence and position
         return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState);
     }
 

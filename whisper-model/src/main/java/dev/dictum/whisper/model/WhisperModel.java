@@ -112,6 +112,11 @@ public final class WhisperModel implements WhisperInference {
         return decoders.lease(maxBatch);
     }
 
+    /** A decoder of its own (never pooled) whose beam reorders move the caches as {@code reorder} says (tests). */
+    DecoderState newDecoder(int maxBatch, KvDecoderState.Reorder reorder) {
+        return new KvDecoderState(backend, decoder, maxBatch, reorder);
+    }
+
     /**
      * Frees the encoder's scratch buffers (a turbo-sized model's: ~85 MB), for an engine about to idle;
      * the next encode allocates them again (a few ms against a window's encode).

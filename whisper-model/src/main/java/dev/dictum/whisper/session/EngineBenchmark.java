@@ -1,5 +1,8 @@
 package dev.dictum.whisper.session;
 
+import dev.dictum.whisper.decode.DecodingOptions;
+import dev.dictum.whisper.decode.DecodingResult;
+import dev.dictum.whisper.decode.DecodingTask;
 import dev.dictum.whisper.mel.LogMel;
 import dev.dictum.whisper.model.DecoderState;
 import dev.dictum.whisper.model.EncodedAudio;
@@ -11,7 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * Times the two costs that matter: encoding a 30-second window, and one decoder step (one new
- * token with the KV cache, including the vocabulary projection). The decoder is fed the prompt,
+ * token with the KV cache, including the vocabulary projection); with beams, also a beam step and a
+ * real beam-search transcription of the last window. The decoder is fed the prompt,
  * then the argmax text token each step (end-of-text is not allowed to stop it), so every run
  * times the same number of steps whatever the weights say.
  */
@@ -30,9 +34,22 @@ public final class EngineBenchmark {
     /**
      * @param beamMsPerStep one beam-search step of {@code beams} sequences (null when not timed): the
      *                      cache reordered to the chosen parents, then one token fed to every sequence
+     * @param beamTranscriptionMsPerToken a real beam search of {@code beams} over the last window, per
+     *                      sampled token (null when not timed): {@link #beamTranscription}'s options
      */
     public record Result(Stats encoderMs, Stats decodeMsPerToken, int windows, int tokens, int positions,
-            Stats beamMsPerStep, int beams) {
+            Stats beamMsPerStep, int beams, Stats beamTranscriptionMsPerToken) {
+    }
+
+    /**
+     * The beam-search transcription the peers run too (issue 22 item 4: "a real beam-5 transcription of the
+     * same audio, same prompt, same number of tokens in every engine"): OpenAI's decoding (logit filters,
+     * beam bookkeeping, cache reorders, the prompt fed to every beam) in English, without timestamps, with
+     * end-of-text suppressed so that exactly {@code tokens} tokens are sampled whatever the weights say.
+     */
+    static DecodingOptions beamTranscription(int beams, int tokens, int eot) {
+        return DecodingOptions.defaults().withBeamSize(beams).withLanguage("en").withWithoutTimestamps(true)
+                .withSampleLen(tokens).withSuppressTokens(new int[] {DecodingOptions.NON_SPEECH_SYMBOLS, eot});
     }
 
     /**
@@ -105,6 +122,7 @@ public final class EngineBenchmark {
         double[] enc = new double[runs];
         double[] dec = new double[runs];
         double[] beam = new double[runs];
+        double[] beamTranscription = new double[runs];
         float[][] logits = new float[1][m.dims().nVocab()];
         int[][] next = new int[1][1];
         float[][] beamLogits = beams > 1 ? new float[beams][m.dims().nVocab()] : null;
@@ -145,6 +163,16 @@ public final class EngineBenchmark {
                         beamState.feed(beamNext, beamLogits);
                     }
                     beamNanos = System.nanoTime() - b0;
+                    long t1 = System.nanoTime();
+                    DecodingResult bt = new DecodingTask(m, engine.codec(), beamTranscription(beams, steps, sp.eot()))
+                            .run(last, beamState, null);
+                    if (r >= 0) {
+                        beamTranscription[r] = (System.nanoTime() - t1) / 1e6 / steps;
+                    }
+                    if (bt.tokens().length != steps) {
+                        throw new IllegalStateException("the beam transcription sampled " + bt.tokens().length
+                                + " tokens, not " + steps);
+                    }
                 }
                 last.close();
                 if (r >= 0) {
@@ -155,7 +183,7 @@ public final class EngineBenchmark {
             }
         }
         return new Result(Stats.of(enc), Stats.of(dec), windows, steps, positions, beams > 1 ? Stats.of(beam) : null,
-                beams);
+                beams, beams > 1 ? Stats.of(beamTranscription) : null);
     }
 
     private static int argmaxText(float[] logits, int eot) {
