@@ -64,7 +64,7 @@ done
 
 # The Java runtime: the modules jdeps finds (java.desktop only for TarsosDSP classes Dictum does not
 # load), uncompressed and then packed with xz as runtime.tar.xz (15 MB instead of 64), so that the
-# folder stays under the 60 MB a device call can carry; run.sh unpacks it.
+# folder stays under the 62 MB a device call can carry; run.sh unpacks it.
 echo "gpu-bundle: jlink runtime"
 rt="$(mktemp -d)"
 "$JAVA_HOME/bin/jlink" --add-modules \
@@ -111,5 +111,5 @@ chmod +x "$out/run.sh"
 echo "$toy" >"$out/MODEL"
 du -sh "$out"
 size=$(du -sm "$out" | cut -f1)
-[ "$size" -lt 60 ] || { echo "gpu-bundle: $out is ${size} MB, over the 60 MB a device call can carry" >&2; exit 1; }
+[ "$size" -le 62 ] || { echo "gpu-bundle: $out is ${size} MB, over the 62 MB a device call can carry beside the scripts (64 MiB in all)" >&2; exit 1; }
 echo "gpu-bundle: ready in $out (${size} MB); run $out/run.sh on the GPU machine"
