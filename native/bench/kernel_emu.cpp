@@ -21,18 +21,7 @@ alignas(16) static float dynamicShared[1 << 16]; // `extern __shared__ float sm[
 
 #include "emu_kernels.inc" // gemv.cu and layer_norm.cu, `extern __shared__` rewritten by kernel_emu.sh
 
-static unsigned seed = 12345;
-static float frand() {
-    seed = seed * 1664525u + 1013904223u;
-    return ((seed >> 8) / 16777216.0f) * 2.0f - 1.0f;
-}
-static int failures = 0;
-static void check(bool ok, const char* what) {
-    if (!ok) {
-        failures++;
-        printf("  FAIL: %s\n", what);
-    }
-}
+#include "emu_check.h" // frand, check, failures
 
 // LaunchGeometry.gemvGrid, as the host launches it.
 static int gemvGrid(int n, int k, int block) {

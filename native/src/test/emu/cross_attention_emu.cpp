@@ -24,18 +24,7 @@ alignas(16) static float dynamicShared[1 << 16]; // `extern __shared__ float sm[
 
 #include "cross_attention_emu.inc"
 
-static unsigned seed = 12345;
-static float frand() {
-    seed = seed * 1664525u + 1013904223u;
-    return ((seed >> 8) / 16777216.0f) * 2.0f - 1.0f;
-}
-static int failures = 0;
-static void check(bool ok, const char* what) {
-    if (!ok) {
-        failures++;
-        printf("  FAIL: %s\n", what);
-    }
-}
+#include "emu_check.h" // frand, check, failures
 
 // LaunchGeometry.crossChunks, as the host launches it.
 static int crossChunks(int rows, int keys, int heads, int headDim, int sms) {

@@ -2,6 +2,7 @@ package dev.dictum.gpu.backend;
 
 import static dev.dictum.gpu.backend.Gpus.poisoned;
 import static dev.dictum.gpu.backend.Gpus.read;
+import static dev.dictum.gpu.backend.Gpus.relErr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -140,17 +141,5 @@ class GpuCrossAttentionF16Test {
 
     private static double stored(float x, boolean roundKv) {
         return roundKv ? Float.float16ToFloat(Float.floatToFloat16(x)) : x;
-    }
-
-    /** ‖got − want‖ / ‖want‖ against a float64 reference; infinite where anything is NaN. */
-    private static double relErr(float[] got, double[] want) {
-        double num = 0;
-        double den = 0;
-        for (int i = 0; i < want.length; i++) {
-            double e = got[i] - want[i];
-            num += Double.isNaN(e) ? Double.POSITIVE_INFINITY : e * e;
-            den += want[i] * want[i];
-        }
-        return Math.sqrt(num / den);
     }
 }

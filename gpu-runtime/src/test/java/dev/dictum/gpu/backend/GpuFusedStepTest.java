@@ -77,7 +77,7 @@ class GpuFusedStepTest {
                 CPU.download(co, 0, want, 0, want.length);
             }
             double[] exact = reference(x, rows, k, gain, lnBias, w, bias, e, initial);
-            assertThat(relErr64(want, exact)).as("CPU vs float64, epilogue %s", e).isLessThanOrEqualTo(1e-5);
+            assertThat(relErr(want, exact)).as("CPU vs float64, epilogue %s", e).isLessThanOrEqualTo(1e-5);
             float[] first = null;
             for (int run = 0; run < 2; run++) {
                 try (Buffer gx = gpu.allocate(x.length); Buffer gh = gpu.allocate(x.length);
@@ -91,7 +91,7 @@ class GpuFusedStepTest {
                     if (run == 0) {
                         assertThat(relErr(got, want)).as("%s epilogue %s vs the CPU", api, e)
                                 .isLessThanOrEqualTo(1e-5);
-                        assertThat(relErr64(got, exact)).as("%s epilogue %s vs float64", api, e)
+                        assertThat(relErr(got, exact)).as("%s epilogue %s vs float64", api, e)
                                 .isLessThanOrEqualTo(1e-5);
                         first = got;
                     } else {
@@ -215,12 +215,12 @@ class GpuFusedStepTest {
                 float[] q = read(gpu, staging.get(0), n);
                 float[][] caches = {read(gpu, keys, (long) ctx * n), read(gpu, values, (long) ctx * n)};
                 assertThat(relErr(q, want[0])).as("%s query vs the CPU", api).isLessThanOrEqualTo(1e-5);
-                assertThat(relErr64(q, exact[0])).as("%s query vs float64", api).isLessThanOrEqualTo(1e-5);
+                assertThat(relErr(q, exact[0])).as("%s query vs float64", api).isLessThanOrEqualTo(1e-5);
                 for (int c = 0; c < 2; c++) {
                     float[] row = Arrays.copyOfRange(caches[c], position * n, position * n + n);
                     assertThat(relErr(row, want[c + 1])).as("%s cache %d row %d vs the CPU", api, c, position)
                             .isLessThanOrEqualTo(1e-5);
-                    assertThat(relErr64(row, exact[c + 1])).as("%s cache %d vs float64", api, c)
+                    assertThat(relErr(row, exact[c + 1])).as("%s cache %d vs float64", api, c)
                             .isLessThanOrEqualTo(1e-5);
                     for (int i = 0; i < ctx * n; i++) {
                         if (i / n != position && Float.floatToRawIntBits(caches[c][i])
@@ -266,7 +266,7 @@ class GpuFusedStepTest {
                 CPU.normLinear(cx, 1, CPU.upload(gain), CPU.upload(lnBias), ch, CPU.upload(w), CPU.upload(bias), co, e);
                 CPU.download(co, 0, got, 0, n);
             }
-            assertThat(relErr64(got, reference(x, 1, k, gain, lnBias, w, bias, e, initial))).as("epilogue %s", e)
+            assertThat(relErr(got, reference(x, 1, k, gain, lnBias, w, bias, e, initial))).as("epilogue %s", e)
                     .isLessThanOrEqualTo(1e-6);
         }
         HostTensor sq = TestWeights.random(DType.F16, k, k, seed++);
@@ -282,13 +282,13 @@ class GpuFusedStepTest {
             float[] all = new float[ctx * k];
             for (Buffer cache : new Buffer[] {keys, values}) {
                 CPU.download(cache, 0, all, 0, all.length);
-                assertThat(relErr64(Arrays.copyOfRange(all, position * k, position * k + k), want))
+                assertThat(relErr(Arrays.copyOfRange(all, position * k, position * k + k), want))
                         .isLessThanOrEqualTo(1e-6);
                 assertThat(Arrays.copyOfRange(all, 0, position * k)).containsOnly(0f);
             }
             float[] got = new float[k];
             CPU.download(q, 0, got, 0, k);
-            assertThat(relErr64(got, want)).isLessThanOrEqualTo(1e-6);
+            assertThat(relErr(got, want)).isLessThanOrEqualTo(1e-6);
         }
     }
 
@@ -364,17 +364,6 @@ class GpuFusedStepTest {
             f = i / 2.0 / (x + f);
         }
         return Math.exp(-x * x) / Math.sqrt(Math.PI) / (x + f);
-    }
-
-    private static double relErr64(float[] got, double[] want) {
-        double num = 0;
-        double den = 0;
-        for (int i = 0; i < want.length; i++) {
-            double d = got[i] - want[i];
-            num += Double.isNaN(d) ? Double.POSITIVE_INFINITY : d * d;
-            den += want[i] * want[i];
-        }
-        return Math.sqrt(num / den);
     }
 
     private static float[] concat(float[]... parts) {

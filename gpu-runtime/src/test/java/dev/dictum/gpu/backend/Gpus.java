@@ -80,4 +80,16 @@ public final class Gpus {
     static double relErr(float[] got, float[] want) {
         return SelfTest.relErr(got, want);
     }
+
+    /** The same against a float64 reference. */
+    static double relErr(float[] got, double[] want) {
+        double num = 0;
+        double den = 0;
+        for (int i = 0; i < want.length; i++) {
+            double d = got[i] - want[i];
+            num += Double.isNaN(d) ? Double.POSITIVE_INFINITY : d * d;
+            den += want[i] * want[i];
+        }
+        return Math.sqrt(num / den);
+    }
 }

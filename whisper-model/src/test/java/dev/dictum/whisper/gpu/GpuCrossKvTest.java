@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.backend.GpuBackend;
-import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.format.detect.ModelFiles;
 import dev.dictum.whisper.model.EncodedAudio;
@@ -29,7 +28,7 @@ class GpuCrossKvTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"cuda", "hip"})
     void aWindowsCrossKvTakeTwoBytesAValue(String api) {
-        GpuBackend gpu = gpu(api);
+        GpuBackend gpu = GpuModelTest.gpu(api);
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(toyModel()), gpu)) {
             WhisperDims d = m.dims();
             long n = d.nTextState();
@@ -62,15 +61,6 @@ class GpuCrossKvTest {
             mel[i] = (float) rnd.nextDouble(-1, 1);
         }
         return mel;
-    }
-
-    private static GpuBackend gpu(String api) {
-        try {
-            return Backends.openGpu(api);
-        } catch (IllegalArgumentException e) {
-            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
-            throw e;
-        }
     }
 
     /** The toy model the GPU bundle carries (toy-en or toy-multi, q8_0). */

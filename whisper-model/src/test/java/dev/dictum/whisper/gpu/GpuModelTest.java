@@ -59,7 +59,8 @@ class GpuModelTest {
         return out;
     }
 
-    private static GpuBackend gpu(String api) {
+    /** The GPU backend of {@code api}, or the test is skipped ("skipped: no GPU"). */
+    static GpuBackend gpu(String api) {
         try {
             return Backends.openGpu(api);
         } catch (IllegalArgumentException e) {
