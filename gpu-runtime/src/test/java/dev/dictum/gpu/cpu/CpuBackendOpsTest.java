@@ -1,6 +1,7 @@
 package dev.dictum.gpu.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
@@ -214,6 +215,44 @@ class CpuBackendOpsTest {
             }
         }
         assertThat(relErr(download(out, ref.length), ref)).isLessThan(1e-5);
+    }
+
+    /**
+     * Backend.attentionRows (issue 22 item 4): beams reading their keys and values through row tables, against
+     * float64, and bit for bit the strided attention over the same rows gathered into each beam's own block —
+     * which is what makes beam search reordered by index give the transcripts of beam search reordered by copy.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "5,1,448,6,64,true,0", // tiny's beam-5 step at the full text context
+        "5,1,37,20,64,true,0", // large-v3's heads, a short history
+        "5,3,12,6,64,true,0", // several tokens per beam after a reorder
+        "2,9,40,3,64,true,3", // the blocked path (8 queries or more), unaligned rows
+        "3,2,130,3,17,false,1", // odd head size, not a vector multiple
+        "2,1,65,2,128,true,0", // a head of 8 vectors at 512 bits
+        "1,1,1,1,1,false,0"})
+    void attentionThroughRowTables(int batch, int queries, int keys, int heads, int hd, boolean causal, int kvPad) {
+        RowAttentionProblem p = new RowAttentionProblem(batch, queries, keys, heads, hd, causal, kvPad, rnd.nextLong());
+        Buffer out = poisoned(p.outputFloats());
+        be.attentionRows(buffer(p.q), p.qStride, batch, queries, buffer(p.k), buffer(p.v), p.kvStride,
+                buffer(p.rowBits()), p.rowsStride, p.keys, heads, hd, causal, out);
+        float[] got = download(out, p.outputFloats());
+        assertThat(RowAttentionProblem.relErr(got, p.reference())).isLessThanOrEqualTo(1e-5);
+        Buffer strided = poisoned(p.outputFloats());
+        be.attention(buffer(p.q), p.qStride, batch, queries, buffer(p.gather(p.k)), buffer(p.gather(p.v)), 0,
+                p.gatheredStride(), p.kvStride, p.keys, heads, hd, causal, strided);
+        assertThat(Arrays.equals(got, download(strided, p.outputFloats())))
+                .as("row tables and gathered rows give the same bits").isTrue();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-1", "1000000"})
+    void aRowTableEntryOutsideTheCacheIsRefused(int row) {
+        RowAttentionProblem p = new RowAttentionProblem(2, 1, 10, 2, 16, true, 0, rnd.nextLong());
+        p.rows[p.rowsStride + 4] = row;
+        assertThatThrownBy(() -> be.attentionRows(buffer(p.q), p.qStride, 2, 1, buffer(p.k), buffer(p.v), p.kvStride,
+                buffer(p.rowBits()), p.rowsStride, p.keys, 2, 16, true, poisoned(p.outputFloats())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequence 1 key 4 names row " + row);
     }
 
     @ParameterizedTest
