@@ -54,9 +54,12 @@ scripts/e2e-desktop.sh --wm openbox --expect-no-leak --insert paste testdata/dat
 scripts/soak.sh --dictations 40 --report app/target/soak/ci.txt
 echo "e2e: all desktop runs passed"
 source scripts/java-env.sh
-xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest' -Dsurefire.failIfNoSpecifiedTests=false
-grep -h "Tests run" app/target/surefire-reports/*X11FocusTest.txt app/target/surefire-reports/*X11GrabsTest.txt
-if grep -q "Skipped: [1-9]" app/target/surefire-reports/*X11FocusTest.txt app/target/surefire-reports/*X11GrabsTest.txt; then
+xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest,X11TyperTest,X11TypingBenchmarkTest' -Dsurefire.failIfNoSpecifiedTests=false
+x11_reports=(app/target/surefire-reports/*X11FocusTest.txt app/target/surefire-reports/*X11GrabsTest.txt
+  app/target/surefire-reports/*X11TyperTest.txt app/target/surefire-reports/*X11TypingBenchmarkTest.txt)
+grep -h "Tests run" "${x11_reports[@]}"
+grep -h "X11 typing" app/target/surefire-reports/*X11TypingBenchmarkTest-output.txt
+if grep -q "Skipped: [1-9]" "${x11_reports[@]}"; then
   echo "e2e: an X11 test was skipped under xvfb-run" >&2
   exit 1
 fi

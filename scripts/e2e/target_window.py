@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The e2e test's target: a plain X11 text window that writes what it holds to a file.
 
-Usage: target_window.py OUT_FILE. Every 100 ms the Text widget's content is written to OUT_FILE
-(through a temporary file and a rename, so a reader never sees half of it).
+Usage: target_window.py OUT_FILE [--focus]. Every 100 ms the Text widget's content is written to
+OUT_FILE (through a temporary file and a rename, so a reader never sees half of it). --focus makes
+the window take the keyboard focus itself once it is shown (X11TyperTest runs it without xdotool or
+a window manager); the file is written first only then, so its existence means "ready for keys".
 """
 import os
 import sys
 import tkinter as tk
 
 out = sys.argv[1]
+take_focus = "--focus" in sys.argv[2:]
 root = tk.Tk(className="dictum-e2e-target")
 root.title("dictum-e2e-target")
 root.geometry("340x120+24+600")
@@ -29,5 +32,9 @@ def dump():
     root.after(100, dump)
 
 
+if take_focus:
+    root.wait_visibility()
+    text.focus_force()
+    root.update()
 dump()
 root.mainloop()

@@ -14,7 +14,8 @@ import java.util.List;
  * @param restoreDelayMillis wait after the paste keystroke before the clipboard is restored
  * @param enterAfter press Enter after the text
  * @param leadingSpace a space first when the previous dictation into the same window ended a sentence
- * @param typingDelayMillis typing mode: pause between characters
+ * @param typingDelayMillis typing mode: pause between characters (0: the whole text in one go; more for a target
+ *        that drops keys that come fast)
  * @param replacements user rules applied to the transcript before it is inserted, in order
  * @param voiceCommands "new line", "new paragraph" and "comma" spoken become a line break, a blank line and ","
  */
@@ -34,7 +35,7 @@ public record InsertionSettings(
     private static final Integer D_RESTOREDELAYMILLIS = 250;
     private static final Boolean D_ENTERAFTER = false;
     private static final Boolean D_LEADINGSPACE = true;
-    private static final Integer D_TYPINGDELAYMILLIS = 12;
+    private static final Integer D_TYPINGDELAYMILLIS = 0; // the whole text in one go (issue 23)
     private static final java.util.List<Replacement> D_REPLACEMENTS = java.util.List.of();
     private static final Boolean D_VOICECOMMANDS = true;
     /** More rules than anyone types by hand; a limit keeps a damaged file from slowing every dictation. */

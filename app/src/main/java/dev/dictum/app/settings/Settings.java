@@ -21,8 +21,12 @@ public record Settings(
         StorageSettings storage,
         AdvancedSettings advanced) {
 
-    /** The file format's version; a newer file's unknown fields are ignored, missing ones defaulted. */
-    public static final int VERSION = 1;
+    /**
+     * The file format's version; a newer file's unknown fields are ignored, missing ones defaulted.
+     * 2: the typing and paste delays' defaults became 0 ({@link SettingsUpgrade} moves a version 1
+     * file's old defaults).
+     */
+    public static final int VERSION = 2;
 
     public Settings {
         version = VERSION;

@@ -71,6 +71,8 @@ public final class SettingsStore {
             if (read == null) {
                 throw new IOException("the file holds no settings");
             }
+            // The record always says the current version; the file's own says which old defaults it holds.
+            read = SettingsUpgrade.upgrade(read, JSON.readTree(text).path("version").asInt(Settings.VERSION));
         } catch (IOException | RuntimeException e) {
             return broken(SettingsProblems.describe(e));
         }

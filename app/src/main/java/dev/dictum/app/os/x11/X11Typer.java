@@ -1,118 +1,128 @@
 package dev.dictum.app.os.x11;
 
+import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
 import dev.dictum.app.os.UnicodeTyper;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Types any Unicode text on X11 through XTest, as xdotool does: each character's keysym is put on
- * a spare keycode (one with no symbols in the current keymap), then that keycode is pressed and
- * released. {@code java.awt.Robot} cannot do this: it only presses keys that exist in the layout
- * (ü, ß, é are dropped; — and ✓ throw).
+ * Types any Unicode text on X11 through XTest. A character the keyboard map has at its first or
+ * Shift level (the layout's letters, digits and punctuation) is typed with its own key, Shift held
+ * for the second level; any other is put on a spare keycode (one with no symbols), as xdotool does.
+ * {@code java.awt.Robot} cannot do this: it only presses keys that exist in the layout (ü, ß, é are
+ * dropped; — and ✓ throw).
  *
- * <p>Clients translate a key event with the keymap they fetched after the last MappingNotify, so
- * the keymap must not change between a key event and its translation: the distinct characters of
- * a text are mapped in one go onto as many spare keycodes as there are, the batch is typed, and
- * only after a pause is the next batch mapped. The spare keycodes are cleared again at the end.
+ * <p>A sentence takes a few milliseconds (issue 23): one read of the map, the text's new characters
+ * put on spare keycodes before its first key, every key event in one buffer, one {@code XSync} (when
+ * it returns the server has generated every event: the app's "last typed key"). Characters stay on
+ * their keycodes after the text: {@link SpareKeycodes} says why a keycode is changed only long after
+ * its last key ({@link #REUSE_AFTER_MILLIS}), which a text waits for only when it needs more new
+ * characters than there are keycodes. {@code delayMillis} above 0 is the per-character mode, for a
+ * target that drops keys that come too fast: a flush and a pause after each character.
  */
 public final class X11Typer implements UnicodeTyper, AutoCloseable {
-    private static final long MAPPING_SETTLE_MILLIS = 40;
+    /**
+     * How long a keycode keeps the keysym it was typed with before it may carry another: far longer than
+     * a target takes to handle its keys, even on a loaded machine (session 5 lost characters under load
+     * with a keycode cleared 1 s after its text, and with one reused 40 ms after its last key).
+     */
+    static final long REUSE_AFTER_MILLIS = 2000;
+    private static final long SHIFT_L = 0xffe1;
+    private static final int XKB_USE_CORE_KBD = 0x100;
     private final XDisplay display;
-    private final List<Integer> spare = new ArrayList<>();
+    private final SpareKeycodes keycodes;
     private final int perKeycode;
+    private final Memory xkbState = new Memory(32); // an XkbStateRec (18 bytes)
 
     public X11Typer() {
         this.display = XDisplay.open();
-        IntByReference min = new IntByReference();
-        IntByReference max = new IntByReference();
-        Xlib.INSTANCE.XDisplayKeycodes(display.handle, min, max);
-        int first = min.getValue();
-        int count = max.getValue() - first + 1;
-        IntByReference per = new IntByReference();
-        Pointer map = Xlib.INSTANCE.XGetKeyboardMapping(display.handle, (byte) first, count, per);
-        perKeycode = per.getValue();
-        long[] syms = map.getLongArray(0, count * perKeycode);
-        Xlib.INSTANCE.XFree(map);
-        for (int k = 0; k < count; k++) {
-            boolean empty = true;
-            for (int j = 0; j < perKeycode; j++) {
-                empty &= syms[k * perKeycode + j] == 0;
-            }
-            if (empty) {
-                spare.add(first + k);
-            }
-        }
-        if (spare.isEmpty()) {
+        X11Keymap map = X11Keymap.read(display.handle);
+        perKeycode = map.perKeycode();
+        try {
+            keycodes = new SpareKeycodes(map.emptyKeycodes(), TimeUnit.MILLISECONDS.toNanos(REUSE_AFTER_MILLIS));
+        } catch (IllegalArgumentException e) {
             display.close();
-            throw new IllegalStateException("the keyboard map has no spare keycode to type with");
+            throw new IllegalStateException(e.getMessage(), e);
         }
     }
 
     @Override
     public synchronized void type(String text, int delayMillis) throws InterruptedException {
         Pointer d = display.handle;
-        Map<Long, Integer> mapped = new HashMap<>();
-        Deque<Integer> free = new ArrayDeque<>(spare);
-        List<Integer> batch = new ArrayList<>();
-        boolean remapped = false;
-        try {
-            for (int i = 0; i < text.length(); ) {
-                int cp = text.codePointAt(i);
-                i += Character.charCount(cp);
-                long keysym = keysym(cp);
-                Integer kc = mapped.get(keysym);
-                if (kc == null) {
-                    if (free.isEmpty()) {
-                        typeBatch(batch, remapped, delayMillis);
-                        batch.clear();
-                        Thread.sleep(MAPPING_SETTLE_MILLIS); // let clients translate before the map changes
-                        mapped.clear();
-                        free.addAll(spare);
-                    }
-                    kc = free.pop();
-                    long[] syms = new long[perKeycode];
-                    syms[0] = keysym;
-                    if (perKeycode > 1) {
-                        syms[1] = keysym; // the same with Shift held
-                    }
-                    Xlib.INSTANCE.XChangeKeyboardMapping(d, kc, perKeycode, syms, 1);
-                    mapped.put(keysym, kc);
-                    remapped = true;
+        long[] keysyms = text.replace("\r\n", "\n").codePoints().mapToLong(X11Typer::keysym).toArray();
+        X11Keymap map = X11Keymap.read(d);
+        keycodes.reconcile(map::symsOf);
+        Map<Long, Integer> layout = layoutKeys(map);
+        Integer shift = layout.get(SHIFT_L);
+        for (int from = 0; from < keysyms.length; ) {
+            SpareKeycodes.Run run = keycodes.plan(keysyms, from, layout::containsKey,
+                    kc -> keycodes.isOurs(kc, map::symsOf), System.nanoTime());
+            if (run.end() == from) { // every keycode was typed too recently to change: the one slow case
+                long wait = keycodes.readyAt() - System.nanoTime();
+                if (wait <= 0) {
+                    throw new IllegalStateException("no spare keycode is free to type with (another program took them)");
                 }
-                batch.add(kc);
+                TimeUnit.NANOSECONDS.sleep(wait);
+                continue;
             }
-            typeBatch(batch, remapped, delayMillis);
-            Thread.sleep(MAPPING_SETTLE_MILLIS);
-        } finally {
-            long[] none = new long[perKeycode];
-            for (int kc : mapped.values()) {
-                Xlib.INSTANCE.XChangeKeyboardMapping(d, kc, perKeycode, none, 1);
+            run.remaps().forEach((kc, sym) -> remap(kc, sym));
+            keycodes.commit(run, System.nanoTime()); // known as ours even if the typing below is interrupted
+            for (int i = from; i < run.end(); i++) {
+                Integer at = layout.get(keysyms[i]);
+                press(at != null ? at >> 1 : run.keyOf().get(keysyms[i]), at != null && (at & 1) == 1 ? shift : null);
+                if (delayMillis > 0) {
+                    Xlib.INSTANCE.XFlush(d);
+                    Thread.sleep(delayMillis);
+                }
             }
-            Xlib.INSTANCE.XSync(d, 0);
+            Xlib.INSTANCE.XSync(d, 0); // one round trip: the server has generated every key event of the run
+            keycodes.commit(run, System.nanoTime()); // the time of its last key
+            from = run.end();
         }
     }
 
-    private void typeBatch(List<Integer> keycodes, boolean remapped, int delayMillis) throws InterruptedException {
+    /**
+     * The layout's own keys, or none when the keyboard is not in its first group (a second layout, such
+     * as Russian beside English, is active): the map's first columns are the first group's, so every
+     * character then goes on a spare keycode, whose single group applies in every group.
+     */
+    private Map<Long, Integer> layoutKeys(X11Keymap map) {
+        if (Xlib.INSTANCE.XkbGetState(display.handle, XKB_USE_CORE_KBD, xkbState) == 0 && xkbState.getByte(0) != 0) {
+            return Map.of();
+        }
+        Map<Long, Integer> layout = map.layout(kc -> keycodes.isOurs(kc, map::symsOf));
+        if (!layout.containsKey(SHIFT_L)) { // no Shift key: second-level characters go on spare keycodes too
+            layout.values().removeIf(at -> (at & 1) == 1);
+        }
+        return layout;
+    }
+
+    private void press(int keycode, Integer shift) {
         Pointer d = display.handle;
-        if (remapped) {
-            Xlib.INSTANCE.XSync(d, 0);
-            Thread.sleep(MAPPING_SETTLE_MILLIS);
+        if (shift != null) {
+            Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, shift >> 1, 1, 0);
         }
-        for (int kc : keycodes) {
-            Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, kc, 1, 0);
-            Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, kc, 0, 0);
-            Xlib.INSTANCE.XFlush(d);
-            if (delayMillis > 0) {
-                Thread.sleep(delayMillis);
-            }
+        Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, keycode, 1, 0);
+        Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, keycode, 0, 0);
+        if (shift != null) {
+            Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, shift >> 1, 0, 0);
         }
-        Xlib.INSTANCE.XSync(d, 0);
+    }
+
+    /** Puts a keysym on a keycode, at the plain and the Shift level (a Shift still held changes nothing). */
+    private void remap(int keycode, long keysym) {
+        long[] syms = new long[perKeycode];
+        syms[0] = keysym;
+        if (perKeycode > 1) {
+            syms[1] = keysym;
+        }
+        Xlib.INSTANCE.XChangeKeyboardMapping(display.handle, keycode, perKeycode, syms, 1);
+    }
+
+    /** How many keycodes can carry characters the layout lacks (for tests). */
+    int spareKeycodes() {
+        return keycodes.size();
     }
 
     /** Latin-1 keysyms are the code point; Return and Tab have their own; the rest are 0x01000000 + code point. */
@@ -124,8 +134,25 @@ public final class X11Typer implements UnicodeTyper, AutoCloseable {
         };
     }
 
+    /**
+     * Gives the spare keycodes back their emptiness (the keymap as it was), once the last text's keys
+     * are {@link #REUSE_AFTER_MILLIS} old, so a target still handling them translates them right.
+     */
     @Override
     public synchronized void close() {
+        try {
+            long wait = keycodes.readyAt() - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long[] none = new long[perKeycode];
+        for (int kc : keycodes.takeCarried()) {
+            Xlib.INSTANCE.XChangeKeyboardMapping(display.handle, kc, perKeycode, none, 1);
+        }
+        Xlib.INSTANCE.XSync(display.handle, 0);
         display.close();
     }
 }

@@ -24,6 +24,9 @@ interface Xlib extends Library {
 
     int XChangeKeyboardMapping(Pointer display, int firstKeycode, int keysymsPerKeycode, long[] keysyms, int numCodes);
 
+    /** XKB's keyboard state ({@code state}: room for an XkbStateRec; byte 0 is the effective group); 0 on success. */
+    int XkbGetState(Pointer display, int deviceSpec, Pointer state);
+
     int XFree(Pointer data);
 
     int XSync(Pointer display, int discard);

@@ -41,7 +41,8 @@ final class FieldLabels {
             t("insertion.restoreDelayMillis", "Delay before restoring the clipboard", "Milliseconds"),
             t("insertion.enterAfter", "Press Enter after the text", null),
             t("insertion.leadingSpace", "Add a space after a finished sentence", null),
-            t("insertion.typingDelayMillis", "Typing: pause between characters", "Milliseconds"),
+            t("insertion.typingDelayMillis", "Typing: pause between characters", "Milliseconds; 0 types the whole text"
+                    + " at once, more for a window that drops keys that come fast"),
             t("insertion.replacements", "Replacements", "Applied to every transcript before it is inserted,"
                     + " top to bottom; the history keeps what was heard"),
             t("insertion.voiceCommands", "Voice commands", "Say \u201cnew line\u201d, \u201cnew paragraph\u201d or"
