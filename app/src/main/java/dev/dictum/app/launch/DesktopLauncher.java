@@ -70,6 +70,7 @@ public final class DesktopLauncher {
      * @param model a model to use and remember (the command line's --model), or null
      */
     public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, AWTException {
+        StartupProfile profile = new StartupProfile();
         if (GraphicsEnvironment.isHeadless()) {
             err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
             return 1;
@@ -83,16 +84,20 @@ public final class DesktopLauncher {
         // What the user said is theirs alone: folders 0700, files 0600 (Linux), older files included.
         OwnerOnly.tighten(dirs.config());
         OwnerOnly.tighten(dirs.data());
+        profile.mark("lock and folders");
         Path log = AppLogging.configure(dirs.logs(), verbose);
         LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
+        profile.mark("logging");
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         LiveSettings settings = new LiveSettings(store, loaded.settings());
         // --model is remembered only once it has loaded (EngineManager.Listener.working), like a tray choice.
         Settings s = settings.current();
         List<AutoCloseable> closeLast = new ArrayList<>();
+        profile.mark("settings");
 
         DesktopApp app = DesktopApp.start(settings);
+        profile.mark("swing, JavaFX and indicator");
         Notifier notifier = app.notifier();
         Microphone mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
         mic.onLevel(app::level);
@@ -110,6 +115,7 @@ public final class DesktopLauncher {
         // load only: warm-up yields to it); the tray, hotkey and microphone do not wait for it. Without a
         // usable model, loadChosen below says so once the tray or control window exists.
         boolean loading = models.loadAtStart(model, s);
+        profile.mark("microphone and model load started");
         HistoryStore history = null;
         try {
             history = HistoryStore.open(dirs.historyDatabase());
@@ -117,6 +123,7 @@ public final class DesktopLauncher {
             LOG.warn("history unavailable: {}", e.getMessage());
             notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
         }
+        profile.mark("history");
         FocusTracker focus = OsIntegrations.focusTracker(closeLast);
         ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
                 OsIntegrations.clipboardChanges());
@@ -125,11 +132,13 @@ public final class DesktopLauncher {
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,
                 engines, inserter, focus, keyboard, new RecordingsFolder(dirs.recordings()), history, notifier));
         controller.recoverInterrupted(); // a dictation the last run died in (kill -9, a driver crash)
+        profile.mark("insertion and controller");
         SoundCues sounds = new SoundCues(() -> settings.current().audio());
         closeLast.add(sounds);
         DesktopWindows windows = new DesktopWindows(windowParts(app, settings, mic, controller, history, inserter));
         app.attach(new DesktopApp.Parts(dirs.recordings(), mic, engines, models, history, clipboard, controller, sounds,
                 focus, windows));
+        profile.mark("desktop parts and tray");
 
         GlobalHotkeys hotkeys = new GlobalHotkeys(controller, s.hotkeys(), OsIntegrations.keyGrabs(), keyboard,
                 problem -> notifier.notice(Notifier.Kind.WARNING, problem));
@@ -141,6 +150,7 @@ public final class DesktopLauncher {
             LOG.warn("global hotkeys unavailable: {}", e.getMessage());
             notifier.notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
         }
+        profile.mark("hotkey hook");
         settings.addListener((before, after) -> {
             if (!before.hotkeys().equals(after.hotkeys())) {
                 hotkeys.apply(after.hotkeys());
@@ -176,7 +186,9 @@ public final class DesktopLauncher {
             models.loadChosen(s); // no usable model: the notice says what to do, now that the tray shows it
         }
         app.refreshViews();
+        profile.mark("settings watch and survey");
         LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        LOG.info(profile.line());
         if (hotkeyLive) {
             System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
             System.out.flush();
