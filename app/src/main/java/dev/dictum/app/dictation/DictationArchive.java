@@ -1,6 +1,7 @@
 package dev.dictum.app.dictation;
 
 import dev.dictum.app.history.HistoryEntry;
+import dev.dictum.app.history.HistoryStore;
 import dev.dictum.app.settings.Settings;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,13 +42,17 @@ final class DictationArchive {
 
     /** Adds the dictation's history row (noting a WAV that could not be saved); the row as given when there is no history. */
     HistoryEntry record(Settings s, HistoryEntry given) {
-        if (p.history() == null || !s.storage().historyEnabled()) {
+        if (!s.storage().historyEnabled()) {
+            return given;
+        }
+        HistoryStore history = p.history().get(); // waits for a history still opening at start
+        if (history == null) {
             return given;
         }
         // Every recording is saved before this; no WAV means it could not be (disk full): the row says so.
         HistoryEntry e = given.wavPath() == null && given.error() == null ? given.withNote("audio not saved") : given;
         try {
-            return p.history().add(e);
+            return history.add(e);
         } catch (RuntimeException ex) {
             LOG.warn("history not written: {}", ex.getMessage());
             return e;

@@ -64,9 +64,12 @@ public final class DictationController implements AutoCloseable {
     /** How a recording ended, as {@link Listener#recordingEnded} tells it. */
     public enum Ending { STOPPED, CANCELLED, LOST }
 
-    /** Everything the loop talks to. {@code history} is null when the history cannot be opened. */
+    /**
+     * Everything the loop talks to. {@code history} gives the history, waiting while it opens (at start it
+     * opens after the hotkey is live), or null when it cannot be opened.
+     */
     public record Parts(Supplier<Settings> settings, AudioSource audio, SpeechEngine.Source engines, TextOutput output,
-            FocusTracker focus, KeyboardState keyboard, RecordingsFolder recordings, HistoryStore history,
+            FocusTracker focus, KeyboardState keyboard, RecordingsFolder recordings, Supplier<HistoryStore> history,
             Notifier notifier) {
     }
 
@@ -273,8 +276,24 @@ public final class DictationController implements AutoCloseable {
      * @return how many were found
      */
     public int recoverInterrupted() {
+        return recover(InterruptedRecordings.find(p.recordings()));
+    }
+
+    /**
+     * {@link #recoverInterrupted} for the start of the app, without holding it up: the journals are
+     * listed now, before the hotkey is live (so none of this run's can be among them), and recovered on
+     * the worker, which may wait for the history to open.
+     */
+    public void recoverInterruptedLater() {
+        List<Path> journals = InterruptedRecordings.find(p.recordings());
+        if (!journals.isEmpty()) {
+            worker.execute(() -> recover(journals));
+        }
+    }
+
+    private int recover(List<Path> journals) {
         Settings s = p.settings().get();
-        List<InterruptedRecordings.Found> found = InterruptedRecordings.recover(p.recordings());
+        List<InterruptedRecordings.Found> found = InterruptedRecordings.recover(p.recordings(), journals);
         for (InterruptedRecordings.Found f : found) {
             lastFailed = archive.record(s, new HistoryEntry(0, f.startedAt(), f.durationMillis(), "", null, null, null, -1, -1,
                     -1, -1, f.wav(), HistoryStatus.FAILED, InterruptedRecordings.NOTE));
@@ -307,8 +326,9 @@ public final class DictationController implements AutoCloseable {
     public void pasteLast(TargetWindow target) {
         worker.execute(() -> {
             String text = lastText;
-            if (text == null && p.history() != null) {
-                text = p.history().lastWithText().map(HistoryEntry::text).orElse(null);
+            HistoryStore history = text == null ? p.history().get() : null;
+            if (history != null) {
+                text = history.lastWithText().map(HistoryEntry::text).orElse(null);
             }
             if (text == null) {
                 p.notifier().notice(Notifier.Kind.INFO, "Nothing dictated yet");
@@ -468,8 +488,9 @@ public final class DictationController implements AutoCloseable {
                     empty ? "" : t.text(), t.language(), engine.modelName(), engine.backendName(), -1, ms,
                     t.encodeMillis(), t.decodeMillis(), failed.wavPath(),
                     empty ? HistoryStatus.EMPTY : HistoryStatus.OK, null);
-            if (p.history() != null && p.settings().get().storage().historyEnabled() && failed.id() > 0) {
-                p.history().update(done);
+            HistoryStore history = failed.id() > 0 && p.settings().get().storage().historyEnabled() ? p.history().get() : null;
+            if (history != null) {
+                history.update(done);
             }
             lastFailed = null;
             if (empty) {

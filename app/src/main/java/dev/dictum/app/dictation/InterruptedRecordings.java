@@ -32,17 +32,20 @@ final class InterruptedRecordings {
     private InterruptedRecordings() {
     }
 
-    /** Oldest first; a journal without audio is deleted; one that cannot be read or saved stays for the next start. */
-    static List<Found> recover(RecordingsFolder folder) {
-        List<Path> journals;
+    /** The journals in the folder, oldest first. */
+    static List<Path> find(RecordingsFolder folder) {
         try (Stream<Path> s = Files.list(folder.dir())) {
-            journals = s.filter(p -> {
+            return s.filter(p -> {
                 String n = p.getFileName().toString();
                 return n.startsWith(CaptureJournal.PREFIX) && n.endsWith(CaptureJournal.SUFFIX);
             }).sorted().toList();
         } catch (IOException e) {
             return List.of(); // no folder yet: nothing was ever recorded
         }
+    }
+
+    /** Saves each of {@code journals} ({@link #find}); a journal without audio is deleted; one that cannot be read or saved stays for the next start. */
+    static List<Found> recover(RecordingsFolder folder, List<Path> journals) {
         List<Found> found = new ArrayList<>();
         for (Path j : journals) {
             try {

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +99,8 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
     /** The warm-up's dictation in progress, cancelled when a real one needs the engine. */
     private volatile Dictation warming;
     private volatile boolean dictationWaiting;
+    /** Open unless {@link #holdWarmUp} closed it: warm-up starts only then (loading does not wait). */
+    private volatile CountDownLatch warmUpFree = new CountDownLatch(0);
     private long generation; // guarded by this
     private final java.util.concurrent.ScheduledExecutorService idleTrim =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -156,6 +160,20 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         return requested;
     }
 
+    /**
+     * At start: a model loads at once, but its warm-up waits for {@link #releaseWarmUp} (the hotkey is
+     * live), so that its passes and the JIT compiling them do not take the two cores the rest of start-up
+     * runs on (issue 24 item 6). A dictation that needs the engine before then skips warm-up altogether.
+     */
+    public void holdWarmUp() {
+        warmUpFree = new CountDownLatch(1);
+    }
+
+    /** Lets a held warm-up start (and any later one). */
+    public void releaseWarmUp() {
+        warmUpFree.countDown();
+    }
+
     /** Loads {@code path} on {@code backendName} in the background; the tray hears about each phase. */
     public synchronized void load(Path path, String name, String backendName) {
         long gen = ++generation;
@@ -186,7 +204,13 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                     engine.close();
                     return;
                 }
+                long loaded = System.nanoTime();
                 set(new State(Phase.WARMING_UP, name, actual, null));
+                awaitWarmUpTurn(name, gen);
+                if (!current(gen)) {
+                    engine.close(); // another model was chosen meanwhile
+                    return;
+                }
                 long w0 = System.nanoTime();
                 boolean complete = warmUp(candidate);
                 long warmMillis = (System.nanoTime() - w0) / 1_000_000;
@@ -203,7 +227,7 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                     }
                 }
                 LOG.info("Dictum ready: model {} on {} (loaded in {} ms, warmed up in {} ms{})", name, actual,
-                        (w0 - t0) / 1_000_000, warmMillis, complete ? "" : ", cut short by a dictation");
+                        (loaded - t0) / 1_000_000, warmMillis, complete ? "" : ", cut short by a dictation");
                 set(new State(Phase.READY, name, actual, "warmed up in " + warmMillis + " ms"));
                 for (Listener l : listeners) {
                     l.working(path);
@@ -285,6 +309,24 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         for (Listener l : listeners) {
             l.failed(name, reason, old == null ? null : old.modelName());
         }
+    }
+
+    /** Until warm-up is no longer held, a dictation waits for the engine, or another load replaced this one. */
+    private void awaitWarmUpTurn(String name, long gen) {
+        CountDownLatch free = warmUpFree;
+        if (free.getCount() == 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            while (!free.await(20, TimeUnit.MILLISECONDS) && !dictationWaiting && current(gen)) {
+                free = warmUpFree;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // nothing interrupts the loader; keep the flag for whoever asks
+        }
+        LOG.info("model {}: warm-up {} after waiting {} ms for the hotkey", name,
+                dictationWaiting ? "skipped (a dictation needs the engine)" : "starts", (System.nanoTime() - t0) / 1_000_000);
     }
 
     private synchronized boolean current(long gen) {

@@ -11,7 +11,7 @@ import dev.dictum.app.engine.ModelChoice;
 import dev.dictum.app.files.AppDirs;
 import dev.dictum.app.files.OwnerOnly;
 import dev.dictum.app.files.SingleInstance;
-import dev.dictum.app.history.HistoryStore;
+import dev.dictum.app.history.HistoryOpener;
 import dev.dictum.app.hotkey.GlobalHotkeys;
 import dev.dictum.app.hotkey.KeyboardWatch;
 import dev.dictum.app.insert.ClipboardPaste;
@@ -43,7 +43,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import javafx.application.Platform;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +69,7 @@ public final class DesktopLauncher {
      * @param model a model to use and remember (the command line's --model), or null
      */
     public int run(boolean verbose, Path model, PrintWriter err) throws IOException, InterruptedException, AWTException {
+        StartupProfile profile = new StartupProfile();
         if (GraphicsEnvironment.isHeadless()) {
             err.println("dictum: error: the app needs a graphical desktop (DISPLAY is not set)");
             return 1;
@@ -83,16 +83,20 @@ public final class DesktopLauncher {
         // What the user said is theirs alone: folders 0700, files 0600 (Linux), older files included.
         OwnerOnly.tighten(dirs.config());
         OwnerOnly.tighten(dirs.data());
+        profile.mark("lock and folders");
         Path log = AppLogging.configure(dirs.logs(), verbose);
         LOG.info("Dictum starting; settings {}, data {}, log {}", dirs.settingsFile(), dirs.data(), log);
+        profile.mark("logging");
         SettingsStore store = new SettingsStore(dirs.settingsFile());
         SettingsStore.Loaded loaded = store.load();
         LiveSettings settings = new LiveSettings(store, loaded.settings());
         // --model is remembered only once it has loaded (EngineManager.Listener.working), like a tray choice.
         Settings s = settings.current();
         List<AutoCloseable> closeLast = new ArrayList<>();
+        profile.mark("settings");
 
         DesktopApp app = DesktopApp.start(settings);
+        profile.mark("swing and indicator");
         Notifier notifier = app.notifier();
         Microphone mic = new Microphone(InputDevices::open, s.audio().inputDevice(), SourceWatch::forPlatform);
         mic.onLevel(app::level);
@@ -107,17 +111,18 @@ public final class DesktopLauncher {
         engines.installedModels(models::list); // a model too large for the GPU's free memory names one that fits
         engines.addListener(app::engineChanged);
         engines.addListener(models);
-        // The model loads and warms up behind the rest of start-up (a dictation that comes first waits for the
-        // load only: warm-up yields to it); the tray, hotkey and microphone do not wait for it. Without a
-        // usable model, loadChosen below says so once the tray or control window exists.
+        // The model loads behind the rest of start-up (a dictation that comes first waits for the load
+        // only); its warm-up waits until the hotkey is live, so that it does not take the cores start-up
+        // runs on. The tray, hotkey and microphone do not wait for it. Without a usable model, loadChosen
+        // below says so once the tray or control window exists.
+        engines.holdWarmUp();
         boolean loading = models.loadAtStart(model, s);
-        HistoryStore history = null;
-        try {
-            history = HistoryStore.open(dirs.historyDatabase());
-        } catch (RuntimeException e) {
-            LOG.warn("history unavailable: {}", e.getMessage());
-            notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + e.getMessage());
-        }
+        profile.mark("microphone and model load started");
+        // Opened after the hotkey is live; a dictation that ends first waits for it.
+        HistoryOpener history = new HistoryOpener(dirs.historyDatabase(), why -> {
+            LOG.warn("history unavailable: {}", why);
+            notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + why);
+        });
         FocusTracker focus = OsIntegrations.focusTracker(closeLast);
         ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
                 OsIntegrations.clipboardChanges());
@@ -125,12 +130,14 @@ public final class DesktopLauncher {
         KeyboardWatch keyboard = new KeyboardWatch();
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,
                 engines, inserter, focus, keyboard, new RecordingsFolder(dirs.recordings()), history, notifier));
-        controller.recoverInterrupted(); // a dictation the last run died in (kill -9, a driver crash)
+        controller.recoverInterruptedLater(); // a dictation the last run died in (kill -9, a driver crash)
+        profile.mark("insertion and controller");
         SoundCues sounds = new SoundCues(() -> settings.current().audio());
         closeLast.add(sounds);
         DesktopWindows windows = new DesktopWindows(windowParts(app, settings, mic, controller, history, inserter));
         app.attach(new DesktopApp.Parts(dirs.recordings(), mic, engines, models, history, clipboard, controller, sounds,
                 focus, windows));
+        profile.mark("desktop parts");
 
         GlobalHotkeys hotkeys = new GlobalHotkeys(controller, s.hotkeys(), OsIntegrations.keyGrabs(), keyboard,
                 problem -> notifier.notice(Notifier.Kind.WARNING, problem));
@@ -142,6 +149,7 @@ public final class DesktopLauncher {
             LOG.warn("global hotkeys unavailable: {}", e.getMessage());
             notifier.notice(Notifier.Kind.ERROR, "Global hotkeys unavailable: " + e.getMessage());
         }
+        profile.mark("hotkey hook");
         settings.addListener((before, after) -> {
             if (!before.hotkeys().equals(after.hotkeys())) {
                 hotkeys.apply(after.hotkeys());
@@ -156,6 +164,55 @@ public final class DesktopLauncher {
         instance.onPoke(() -> notifier.notice(Notifier.Kind.INFO, app.hasTray()
                 ? "Dictum is already running: its menu is on the tray icon"
                 : "Dictum is already running: this is its window"));
+        if (loaded.notice() != null) {
+            app.settingsProblem(loaded.notice(), loaded.backup()); // its window opens once JavaFX is up
+        }
+        profile.mark("settings watch");
+        LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
+        LOG.info(profile.line());
+        if (hotkeyLive) {
+            System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
+            System.out.flush();
+        }
+        afterHotkeyLive(app, engines, models, history, windows, loading ? null : s);
+        app.awaitQuit();
+
+        LOG.info("Dictum quitting");
+        hotkeys.close();
+        controller.close();
+        app.closeViews();
+        mic.close();
+        windows.close();
+        engines.close();
+        history.close();
+        for (AutoCloseable c : closeLast) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("closing {}: {}", c, e.getMessage());
+            }
+        }
+        app.exitToolkit();
+        try {
+            instance.close();
+        } catch (IOException e) {
+            LOG.debug("lock: {}", e.getMessage());
+        }
+        return 0;
+    }
+
+    /**
+     * What can follow the ready line (issue 24 item 6): the history opens, the tray icon (or the control
+     * window) appears, JavaFX starts for the windows, the model's warm-up may begin, the backends are
+     * surveyed for the first-run offer.
+     *
+     * @param noModel the settings, when no model is loading (the notice says what to do), else null
+     */
+    private static void afterHotkeyLive(DesktopApp app, EngineManager engines, ModelChoice models,
+            HistoryOpener history, DesktopWindows windows, Settings noModel) throws AWTException {
+        history.open();
+        app.showViews(OsIntegrations::afterGtkStarted);
+        engines.releaseWarmUp();
         CompletableFuture<Void> surveyed = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("dictum-backends").start(() -> {
             try {
@@ -170,52 +227,18 @@ public final class DesktopLauncher {
                     LOG.warn("first-run offer failed: {}", e.toString());
                     return null;
                 });
-        if (loaded.notice() != null) {
-            app.settingsProblem(loaded.notice(), loaded.backup());
+        if (noModel != null) {
+            models.loadChosen(noModel); // no usable model: the notice says what to do, now that the tray shows it
         }
-        if (!loading) {
-            models.loadChosen(s); // no usable model: the notice says what to do, now that the tray shows it
-        }
-        app.refreshViews();
-        LOG.info("Dictum running: hotkey {} ({})", s.hotkeys().dictate(), s.hotkeys().mode().label());
-        if (hotkeyLive) {
-            System.out.println(ReadyLine.of(s.hotkeys(), engines.state())); // the terminal's one line
-            System.out.flush();
-        }
-        app.awaitQuit();
-
-        LOG.info("Dictum quitting");
-        hotkeys.close();
-        controller.close();
-        app.closeViews();
-        mic.close();
-        windows.close();
-        engines.close();
-        if (history != null) {
-            history.close();
-        }
-        for (AutoCloseable c : closeLast) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                LOG.debug("closing {}: {}", c, e.getMessage());
-            }
-        }
-        Platform.exit();
-        try {
-            instance.close();
-        } catch (IOException e) {
-            LOG.debug("lock: {}", e.getMessage());
-        }
-        return 0;
+        LOG.info("start-up: tray and the rest after the hotkey done");
     }
 
     /** What the settings, models and history windows may do to the running app. */
     private DesktopWindows.Parts windowParts(DesktopApp app, LiveSettings settings, Microphone mic,
-            DictationController controller, HistoryStore history, TextInserter inserter) {
+            DictationController controller, HistoryOpener history, TextInserter inserter) {
         Optional<Autostart> autostart = OsIntegrations.autostart();
         MicrophoneCheck check = new MicrophoneCheck(mic, controller);
-        return new DesktopWindows.Parts(app, settings, dirs.models(), check::run, Optional.ofNullable(history),
+        return new DesktopWindows.Parts(app, settings, dirs.models(), check::run, history,
                 text -> inserter.insert(text, settings.current().insertion(), false), Playback::playWav,
                 (wav, m, backend) -> EngineManager.transcribeFile(wav, m.path(), backend,
                         settings.current().transcription().language()),

@@ -14,6 +14,7 @@ import dev.dictum.app.os.x11.X11ClipboardChanges;
 import dev.dictum.app.os.x11.X11Focus;
 import dev.dictum.app.os.x11.X11Grabs;
 import dev.dictum.app.os.x11.X11Typer;
+import dev.dictum.app.os.x11.XErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,6 +110,17 @@ public final class OsIntegrations {
             LOG.warn("clipboard watch unavailable (the clipboard is read at the release): {}", e.getMessage());
         }
         return ClipboardChanges.UNKNOWN;
+    }
+
+    /**
+     * Once JavaFX is up: its GTK replaced the process-wide X error handler with one that ignores errors on
+     * every display but its own; Dictum's chain (its displays, then AWT's) comes back ({@code XErrors}).
+     */
+    public static void afterGtkStarted() {
+        if (X11Focus.available()) {
+            LOG.info(XErrors.reinstate() ? "JavaFX is up; its GTK had replaced the X error handler: Dictum's is back"
+                    : "JavaFX is up; Dictum's X error handler is still the process's");
+        }
     }
 
     /** X11 passive grabs, so that the app's hotkeys do not also reach the focused window; closed by the hotkeys. */

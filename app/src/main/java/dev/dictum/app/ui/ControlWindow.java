@@ -5,7 +5,6 @@ import dev.dictum.app.models.DiscoveredModel;
 import dev.dictum.app.settings.DictationMode;
 import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.tray.AppActions;
-import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Scene;
@@ -35,7 +34,7 @@ public final class ControlWindow {
 
     /** Builds and shows the window (on the FX thread). */
     public void show() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             stage = new Stage();
             stage.setTitle("Dictum");
             state = new Label();
@@ -104,7 +103,7 @@ public final class ControlWindow {
 
     /** Re-reads the state line. */
     public void refresh() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (state == null) {
                 return;
             }
@@ -130,7 +129,7 @@ public final class ControlWindow {
     }
 
     public void notice(String text) {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (notice != null) {
                 notice.setText(text);
             }
@@ -138,7 +137,7 @@ public final class ControlWindow {
     }
 
     public void close() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (stage != null) {
                 stage.close();
             }

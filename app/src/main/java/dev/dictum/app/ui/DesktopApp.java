@@ -35,8 +35,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import javafx.application.Platform;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,11 +53,11 @@ public final class DesktopApp implements AppActions {
      * The running app's parts this desktop shows and acts on.
      *
      * @param recordings the folder "Open recordings" opens
-     * @param history    null when it could not be opened
+     * @param history    the history, waiting while it opens; null when it could not be opened
      */
-    public record Parts(Path recordings, Microphone mic, EngineManager engines, ModelChoice models, HistoryStore history,
-                        ClipboardPaste clipboard, DictationController controller, SoundCues sounds, FocusTracker focus,
-                        DesktopWindows windows) {}
+    public record Parts(Path recordings, Microphone mic, EngineManager engines, ModelChoice models,
+                        Supplier<HistoryStore> history, ClipboardPaste clipboard, DictationController controller,
+                        SoundCues sounds, FocusTracker focus, DesktopWindows windows) {}
 
     private final LiveSettings settings;
     private final Indicator indicator;
@@ -66,8 +66,8 @@ public final class DesktopApp implements AppActions {
     private final AtomicBoolean recordingShown = new AtomicBoolean();
     private final AtomicBoolean taught = new AtomicBoolean();
     private volatile Parts parts;
-    private Tray tray;
-    private ControlWindow control;
+    private volatile Tray tray;
+    private volatile ControlWindow control;
     private volatile TargetWindow menuTarget;
     private volatile BackendSurvey survey = BackendSurvey.notYet();
 
@@ -79,13 +79,12 @@ public final class DesktopApp implements AppActions {
         notices = new Notices(settings, indicator);
     }
 
-    /** Starts the toolkits (FlatLaf for Swing, JavaFX without a main window) and shows nothing yet but the indicator's window. */
+    /**
+     * Starts Swing with FlatLaf and makes the indicator's window (not shown). The tray and JavaFX come
+     * after the hotkey is live ({@link #showViews}).
+     */
     public static DesktopApp start(LiveSettings settings) {
         FlatLightLaf.setup();
-        // JavaFX warns that it runs from the class path (as ./dictum starts it); that is intended here.
-        java.util.logging.Logger.getLogger("javafx").setLevel(java.util.logging.Level.SEVERE);
-        Platform.setImplicitExit(false);
-        Platform.startup(() -> { });
         return new DesktopApp(settings);
     }
 
@@ -94,11 +93,8 @@ public final class DesktopApp implements AppActions {
         return notices;
     }
 
-    /**
-     * Connects the parts, follows the controller and the engine, and shows the tray (or the control
-     * window where there is none).
-     */
-    public void attach(Parts p) throws AWTException {
+    /** Connects the parts and follows the controller and the engine (before the hotkey is live: a dictation may come at once). */
+    public void attach(Parts p) {
         parts = p;
         notices.sounds(p.sounds());
         p.engines().addListener(st -> {
@@ -137,14 +133,27 @@ public final class DesktopApp implements AppActions {
                 });
             }
         });
+    }
+
+    /**
+     * After the hotkey is live (issue 24 item 6): starts JavaFX on a thread of its own for the windows
+     * (those asked for meanwhile open once it is up) and shows the tray icon, or the control window where
+     * there is no tray.
+     *
+     * @param fxUp runs on the FX thread once JavaFX is up, before any window
+     */
+    public void showViews(Runnable fxUp) throws AWTException {
+        FxToolkit.start(fxUp, why -> notices.notice(Notifier.Kind.ERROR, "Dictum's windows are unavailable: " + why));
         if (Tray.supported()) {
             tray = new Tray(this);
         } else {
             LOG.info("no system tray here: showing the control window");
-            control = new ControlWindow(this);
-            notices.control(control);
-            control.show();
+            ControlWindow c = new ControlWindow(this);
+            notices.control(c);
+            control = c;
+            c.show();
         }
+        refreshViews();
     }
 
     /** Whether the tray icon is up (else the control window is shown). */
@@ -170,7 +179,7 @@ public final class DesktopApp implements AppActions {
     /** The settings file could not be used as it was: says so, and shows why and where the backup is. */
     public void settingsProblem(String notice, Path backup) {
         notices.notice(Notifier.Kind.WARNING, notice);
-        Platform.runLater(() -> new SettingsProblemWindow(notice, backup).show());
+        FxToolkit.later(() -> new SettingsProblemWindow(notice, backup).show());
     }
 
     /** The engine's state changed: the views follow, and a load says so. */
@@ -202,23 +211,32 @@ public final class DesktopApp implements AppActions {
 
     /** Removes the tray icon or closes the control window. */
     public void closeViews() {
-        if (tray != null) {
-            tray.remove();
+        Tray t = tray;
+        if (t != null) {
+            t.remove();
         }
-        if (control != null) {
-            control.close();
+        ControlWindow c = control;
+        if (c != null) {
+            c.close();
         }
+    }
+
+    /** Ends JavaFX, when it started. */
+    public void exitToolkit() {
+        FxToolkit.exit();
     }
 
     public void refreshViews() {
         Parts p = parts;
-        if (tray != null && p != null) {
+        Tray tr = tray;
+        if (tr != null && p != null) {
             DictationState st = p.controller().status().state();
             TrayStatus t = TrayStatus.of(p.engines().state(), st, p.mic().problem());
-            tray.show(t.look(), t.tooltip());
+            tr.show(t.look(), t.tooltip());
         }
-        if (control != null) {
-            control.refresh();
+        ControlWindow c = control;
+        if (c != null) {
+            c.refresh();
         }
     }
 
@@ -231,7 +249,7 @@ public final class DesktopApp implements AppActions {
 
     /** A first run (nothing dictated yet): the indicator shows how to dictate, once per run. */
     private void teachOnFirstRun() {
-        HistoryStore history = parts.history();
+        HistoryStore history = parts.history().get();
         if (history == null || history.count() > 0 || !taught.compareAndSet(false, true)) {
             return;
         }

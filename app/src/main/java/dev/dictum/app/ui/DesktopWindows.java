@@ -24,7 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import javafx.application.Platform;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,13 +57,13 @@ public final class DesktopWindows implements WindowContext {
      * @param app            the tray's actions (models, backends, the model choice)
      * @param defaultModels  the models folder when the settings name none
      * @param testRecording  records a few seconds and plays them back
-     * @param history        the history, when it could be opened
+     * @param history        the history, waiting while it opens; null when it could not be opened
      * @param insert         inserts a text into the window that had the focus (the history's "Insert again")
      * @param play           plays a saved recording
      * @param downloads      a downloader from the given hub, made when the Models window first opens
      */
     public record Parts(AppActions app, LiveSettings settings, Path defaultModels,
-                        Supplier<CompletableFuture<String>> testRecording, Optional<HistoryStore> history,
+                        Supplier<CompletableFuture<String>> testRecording, Supplier<HistoryStore> history,
                         Job<String> insert, Job<Path> play, Retranscriber retranscriber,
                         java.util.function.Function<URI, ModelDownloader> downloads, StartWithSystem startWithSystem) {}
 
@@ -91,7 +90,7 @@ public final class DesktopWindows implements WindowContext {
     }
 
     public void openSettings() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (settingsWindow == null || !settingsWindow.stage().isShowing()) {
                 settingsWindow = new SettingsWindow(this, this::openModels);
             }
@@ -102,7 +101,7 @@ public final class DesktopWindows implements WindowContext {
     /** The model list changed (download, removal, a model loaded from elsewhere): every open view re-reads it. */
     @Override
     public void modelsChanged() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (settingsWindow != null) {
                 settingsWindow.modelsChanged();
             }
@@ -113,11 +112,11 @@ public final class DesktopWindows implements WindowContext {
     }
 
     public void openModels() {
-        Platform.runLater(() -> models().show());
+        FxToolkit.later(() -> models().show());
     }
 
     public void openHistory() {
-        Platform.runLater(() -> {
+        FxToolkit.later(() -> {
             if (historyWindow == null) {
                 historyWindow = new HistoryWindow(this);
             }
@@ -130,7 +129,7 @@ public final class DesktopWindows implements WindowContext {
         if (!parts.settings().current().models().modelPath().isBlank() || !installedModels().isEmpty()) {
             return;
         }
-        Platform.runLater(() -> new FirstRunDialog(this, catalog, v -> {
+        FxToolkit.later(() -> new FirstRunDialog(this, catalog, v -> {
             ModelManagerWindow m = models();
             m.show();
             m.download(v);
@@ -204,7 +203,7 @@ public final class DesktopWindows implements WindowContext {
 
     @Override
     public Optional<HistoryStore> history() {
-        return parts.history();
+        return Optional.ofNullable(parts.history().get());
     }
 
     @Override

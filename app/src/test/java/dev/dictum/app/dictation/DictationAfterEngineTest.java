@@ -65,7 +65,7 @@ class DictationAfterEngineTest {
             return System.nanoTime();
         };
         controller = new DictationController(new DictationController.Parts(() -> s, mic, engine, out,
-                FocusTracker.NONE, KeyboardState.NONE, recordings, history, (kind, message) -> notices.add(message)));
+                FocusTracker.NONE, KeyboardState.NONE, recordings, () -> history, (kind, message) -> notices.add(message)));
         float[] voice = AudioInput.readMono16k(TESTDATA.resolve("data/toy-en-samples/sample_01.wav"));
         float[] withPauses = new float[voice.length + 24000];
         System.arraycopy(voice, 0, withPauses, 8000, voice.length);

@@ -43,6 +43,8 @@ class DictationControllerTest {
     final AtomicReference<Settings> settings = new AtomicReference<>(Settings.defaults());
     volatile long lastEdit;
     HistoryStore history;
+    /** Closed while the history is "still opening" (as at start): whoever needs it waits. */
+    volatile java.util.concurrent.CountDownLatch historyOpened = new java.util.concurrent.CountDownLatch(0);
     DictationController controller;
 
     static final class FakeMic implements AudioSource {
@@ -107,7 +109,14 @@ class DictationControllerTest {
                     public long lastEditMillis() {
                         return lastEdit;
                     }
-                }, new RecordingsFolder(dir.resolve("rec")), history,
+                }, new RecordingsFolder(dir.resolve("rec")), () -> {
+                    try {
+                        historyOpened.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return history;
+                },
                 (kind, message) -> notices.add(message)));
         return controller;
     }

@@ -1,6 +1,7 @@
 package dev.dictum.app.dictation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.app.engine.WhisperSpeechEngine;
@@ -19,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +105,45 @@ class InterruptedDictationTest {
         assertThat(f.inserted).containsExactly(SPOKEN);
         assertThat(f.history.get(e.id()).orElseThrow().status()).isEqualTo(HistoryStatus.OK);
         assertThat(f.controller.recoverInterrupted()).as("recovered once").isZero();
+    }
+
+    /**
+     * At start the journals of the last run are listed before the hotkey is live and recovered behind
+     * it, once the history has opened: neither the listing nor a dictation pressed at once waits for the
+     * history, and the new dictation's own journal is not taken for an interrupted one.
+     */
+    @Test
+    void atStartTheLastRunsJournalIsRecoveredBehindTheHotkeyOnceTheHistoryOpens() throws Exception {
+        float[] voice = voice();
+        CaptureJournal old = CaptureJournal.open(dir.resolve("rec"), Instant.ofEpochMilli(1_700_000_000_000L));
+        old.append(Arrays.copyOf(voice, 24000)); // 1.5 s, and the header's sizes never written: the process died
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Files.size(old.file()) < 44 + 2L * 24000 && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        f.dir = dir;
+        f.historyOpened = new java.util.concurrent.CountDownLatch(1); // the history is still opening
+        f.controller(DictationControllerTest.ENGINE);
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> f.controller.recoverInterruptedLater());
+        assertThat(f.controller.start()).isTrue(); // pressed the moment the hotkey is live
+        f.mic.play(Arrays.copyOf(voice, voice.length + 16000));
+        f.controller.stop(false);
+        Thread.sleep(300);
+        assertThat(f.history.recent(10, 0)).as("nothing written before the history opened").isEmpty();
+
+        f.historyOpened.countDown();
+        f.awaitIdle();
+        assertThat(f.inserted).containsExactly(SPOKEN);
+        List<HistoryEntry> rows = f.history.recent(10, 0);
+        assertThat(rows).extracting(HistoryEntry::status).containsExactlyInAnyOrder(HistoryStatus.FAILED, HistoryStatus.OK);
+        HistoryEntry recovered = rows.stream().filter(r -> r.status() == HistoryStatus.FAILED).findFirst().orElseThrow();
+        assertThat(recovered.error()).isEqualTo(InterruptedRecordings.NOTE);
+        assertThat(recovered.time()).isEqualTo(Instant.ofEpochMilli(1_700_000_000_000L));
+        assertThat(AudioInput.readMono16k(recovered.wavPath())).hasSize(24000);
+        HistoryEntry dictated = rows.stream().filter(r -> r.status() == HistoryStatus.OK).findFirst().orElseThrow();
+        assertThat(dictated.text()).isEqualTo(SPOKEN);
+        assertThat(AudioInput.readMono16k(dictated.wavPath())).hasSize(voice.length + 16000);
+        assertThat(journals()).isEmpty();
     }
 
     @Test

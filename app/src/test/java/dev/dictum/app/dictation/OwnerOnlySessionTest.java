@@ -67,7 +67,7 @@ class OwnerOnlySessionTest {
                          Settings::defaults, mic, engines, (text, s, enter) -> {
                              inserted.add(text);
                              return System.nanoTime();
-                         }, FocusTracker.NONE, KeyboardState.NONE, new RecordingsFolder(dirs.recordings()), history,
+                         }, FocusTracker.NONE, KeyboardState.NONE, new RecordingsFolder(dirs.recordings()), () -> history,
                          (kind, message) -> { }))) {
                 float[] voice = AudioInput.readMono16k(TESTDATA.resolve("data/toy-en-samples/sample_01.wav"));
                 float[] withQuiet = new float[voice.length + 16000];

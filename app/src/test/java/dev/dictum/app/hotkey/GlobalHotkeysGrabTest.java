@@ -85,7 +85,7 @@ class GlobalHotkeysGrabTest {
         };
         return new DictationController(new DictationController.Parts(Settings::defaults, mic, loading,
                 (text, s, enter) -> System.nanoTime(), FocusTracker.NONE, KeyboardState.NONE,
-                new RecordingsFolder(dir.resolve("rec")), null, (kind, message) -> { }));
+                new RecordingsFolder(dir.resolve("rec")), () -> null, (kind, message) -> { }));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.dictum.app.os.x11;
 
+import com.sun.jna.CallbackReference;
 import com.sun.jna.Function;
 import com.sun.jna.Pointer;
 import java.awt.Toolkit;
@@ -13,9 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * meanwhile is a BadWindow. The handler is process-wide, so it is chained: errors on Dictum's
  * displays are ignored (the calls that can fail check their result another way), every other
  * error goes to the handler that was there before (AWT's, which installs itself when the toolkit
- * starts; the toolkit is started first so that it is the one chained to).
+ * starts; the toolkit is started first so that it is the one chained to). GDK (JavaFX's GTK, started
+ * after the hotkey is live) installs a handler of its own that ignores every error not on its own
+ * display, which would silence the BadAccess of a grab: {@link #reinstate} puts the chain back.
  */
-final class XErrors {
+public final class XErrors {
     private static final Set<Pointer> OURS = ConcurrentHashMap.newKeySet();
     /** The error code of the last error on each of our displays (BadAccess 10: another client's grab). */
     private static final Map<Pointer, Integer> LAST = new ConcurrentHashMap<>();
@@ -41,6 +44,20 @@ final class XErrors {
             };
             previous = Xlib.INSTANCE.XSetErrorHandler(handler);
         }
+    }
+
+    /**
+     * Makes Dictum's handler (which passes every error not on its displays to AWT's) the process's again,
+     * once another toolkit replaced it; nothing when Dictum opened no display.
+     *
+     * @return whether another handler had replaced Dictum's
+     */
+    public static synchronized boolean reinstate() {
+        if (handler == null) {
+            return false;
+        }
+        Pointer was = Xlib.INSTANCE.XSetErrorHandler(handler);
+        return !CallbackReference.getFunctionPointer(handler).equals(was);
     }
 
     static void unregister(Pointer display) {
