@@ -180,21 +180,21 @@ public final class GpuBackend implements Backend {
                     .i32(epilogueCode(epilogue));
             int warp = device.props().warpSize();
             if (pipelined(n, k, warp, buf(x).at(xOffset), weight(w).address())) {
-                kernel("gemv", "gemv1_pipe_f16").launch(stream, PIPE_BLOCKS_PER_SM * device.props().multiprocessors(),
+                kernels.kernel("gemv", "gemv1_pipe_f16").launch(stream, PIPE_BLOCKS_PER_SM * device.props().multiprocessors(),
                         1, 1, GEMV_BLOCK, 0, one);
             } else {
-                kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, one);
+                kernels.kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, one);
             }
         } else if (rows <= GEMV_MAX_ROWS) {
             int warp = device.props().warpSize();
-            kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
+            kernels.kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
         } else if (gemmModule.equals("gemm") && hilo.fits(rows, w)) {
             // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
             long hi = hilo.split(buf(x).at(xOffset), (long) rows * k);
             hilo.multiply(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
         } else {
             int t = gemmTile(kernels.module(gemmModule).image());
-            kernel(gemmModule, "gemm_f16").launch(stream, ceil(n, t), ceil(rows, t), 1, BLOCK, 0, a);
+            kernels.kernel(gemmModule, "gemm_f16").launch(stream, ceil(n, t), ceil(rows, t), 1, BLOCK, 0, a);
         }
     }
 
@@ -228,7 +228,7 @@ public final class GpuBackend implements Backend {
                         .ptr(buf(p.out()).at(0));
             }
             a.i32(rows).i32(n).i32(k);
-            kernel("gemv", "gemv3_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), ps.length, 1,
+            kernels.kernel("gemv", "gemv3_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), ps.length, 1,
                     GEMV_BLOCK, 0, a);
             return;
         }
@@ -301,7 +301,7 @@ public final class GpuBackend implements Backend {
         checkRange(buf(x), 0, k);
         checkRange(buf(out), 0, n);
         int grid = gemvGrid(n, k, device.props().warpSize());
-        kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, lnShared(k),
+        kernels.kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, lnShared(k),
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
                         .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
                         .i32(n).i32(k).i32(epilogueCode(epilogue)));
@@ -332,7 +332,7 @@ public final class GpuBackend implements Backend {
             a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(buf(o).at(0));
         }
         a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
-        kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
+        kernels.kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
                 lnShared(cols), a);
     }
 
@@ -371,7 +371,7 @@ public final class GpuBackend implements Backend {
         }
         checkRange(buf(x), 0, (long) rows * cols);
         checkRange(buf(out), 0, (long) rows * cols);
-        kernel("layer_norm", "layer_norm_f32").launch(stream, layerNormGrid(rows, block, warp), 1, 1, block, 0,
+        kernels.kernel("layer_norm", "layer_norm_f32").launch(stream, layerNormGrid(rows, block, warp), 1, 1, block, 0,
                 new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(bias).address())
                         .ptr(buf(out).at(0)).i32(rows).i32(cols));
     }
@@ -384,7 +384,7 @@ public final class GpuBackend implements Backend {
         checkRange(buf(in), 0, (long) inChannels * inFrames);
         checkRange(buf(out), 0, (long) outChannels * outFrames);
         int t = gemmTile(kernels.module("conv1d_gelu").image());
-        kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, t), ceil(outFrames, t), 1,
+        kernels.kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, t), ceil(outFrames, t), 1,
                 BLOCK, 0, new KernelArgs().ptr(buf(in).at(0)).i32(channelMajor ? 1 : 0).i32(inChannels)
                         .i32(inFrames).ptr(weight(w).address()).ptr(weight(bias).address()).i32(stride)
                         .ptr(buf(out).at(0)).i32(outChannels).i32(outFrames));
@@ -401,7 +401,7 @@ public final class GpuBackend implements Backend {
             return;
         }
         checkRange(buf(x), 0, (long) rows * cols);
-        memory.gridStride(kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
+        memory.gridStride(kernels.kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
                 .i32(rows).i32(cols).ptr(weight(table).address()).i32(firstRow));
     }
 
@@ -424,7 +424,7 @@ public final class GpuBackend implements Backend {
         checkRange(buf(out), 0, (long) count * cols);
         long t = memory.ints(tokens, count);
         long p = memory.ints(positions, count);
-        memory.gridStride(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
+        memory.gridStride(kernels.kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
                 .ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
                 .i32(cols));
     }
@@ -442,7 +442,7 @@ public final class GpuBackend implements Backend {
         long vd = buf(v).at(kvOffset);
         long keysDev = memory.ints(keys, batch);
         int perBlock = attentionQueriesPerBlock(driver.api(), attentionModule, headDim);
-        kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, ATTENTION_BLOCK, shared,
+        kernels.kernel(attentionModule, "attention_f32").launch(stream, ceil(queries, perBlock), heads, batch, ATTENTION_BLOCK, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(qStride).i32(batch).i32(queries).ptr(kd).ptr(vd)
                         .i64(kvBatchStride).i32(kvStride).ptr(keysDev).i32(heads).i32(headDim).i32(causal ? 1 : 0)
                         .ptr(buf(out).at(0)));
@@ -451,7 +451,7 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void attentionRows(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v,
             int kvStride, Buffer rows, int rowsStride, int[] keys, int heads, int headDim, boolean causal, Buffer out) {
-        RowAttention.launch(kernel("attention_rows", "attention_rows_f32"), stream, memory, q, qStride, batch, queries,
+        RowAttention.launch(kernels.kernel("attention_rows", "attention_rows_f32"), stream, memory, q, qStride, batch, queries,
                 k, v, kvStride, rows, rowsStride, keys, heads, headDim, causal, out);
     }
 
@@ -475,7 +475,7 @@ public final class GpuBackend implements Backend {
     public synchronized void kvAppendStep(Buffer src, Buffer dst, long rowStride, Buffer step, int count) {
         checkRange(buf(step), 0, 3);
         checkRange(buf(src), 0, count);
-        memory.gridStride(kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
+        memory.gridStride(kernels.kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
                 .ptr(buf(dst).at(0)).ptr(buf(step).at(0)).i64(rowStride).i32(count));
     }
 
@@ -484,7 +484,7 @@ public final class GpuBackend implements Backend {
             int headDim, Buffer out) {
         int shared = attentionShared(headDim, device.props().sharedMemoryPerBlock());
         checkRange(buf(step), 0, 3);
-        kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, ATTENTION_BLOCK, shared,
+        kernels.kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, ATTENTION_BLOCK, shared,
                 new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
                         .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
                         .ptr(buf(out).at(0)));
@@ -496,7 +496,7 @@ public final class GpuBackend implements Backend {
         int cols = Math.toIntExact(tokenTable.cols());
         checkRange(buf(step), at, 2L * count);
         checkRange(buf(out), 0, (long) count * cols);
-        memory.gridStride(kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(buf(step).at(at))
+        memory.gridStride(kernels.kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(buf(step).at(at))
                 .ptr(buf(step).at(at + count)).i32(count).ptr(weight(tokenTable).address())
                 .ptr(weight(positionTable).address()).ptr(buf(out).at(0)).i32(cols));
     }
@@ -505,7 +505,7 @@ public final class GpuBackend implements Backend {
     public synchronized void attentionRowsStep(Buffer q, int batch, Buffer k, Buffer v, int kvStride, Buffer rows,
             int rowsStride, Buffer step, int at, int heads, int headDim, Buffer out) {
         checkRange(buf(step), at, batch);
-        RowAttention.launch(kernel("attention_rows", "attention_rows_f32"), stream, q, heads * headDim, batch, 1, k, v,
+        RowAttention.launch(kernels.kernel("attention_rows", "attention_rows_f32"), stream, q, heads * headDim, batch, 1, k, v,
                 kvStride, rows, rowsStride, buf(step).at(at), heads, headDim, true, out);
     }
 
@@ -593,9 +593,5 @@ public final class GpuBackend implements Backend {
         } finally {
             attentionModule = was;
         }
-    }
-
-    private Kernel kernel(String module, String name) {
-        return kernels.kernel(module, name);
     }
 }
