@@ -75,7 +75,7 @@ class DictationBeforeModelTest {
         List<String> notices = new CopyOnWriteArrayList<>();
         DictationControllerTest.FakeMic mic = new DictationControllerTest.FakeMic();
         engines.holdWarmUp(); // as at start: never released in this test
-        engines.load(TOY, "toy-en", "cpu");
+        engines.load(TOY, "toy-en-early", "cpu"); // its own name: the log is shared by every EngineManager in this JVM
         try (HistoryStore history = HistoryStore.open(dir.resolve("history.db"));
              DictationController controller = new DictationController(new DictationController.Parts(Settings::defaults,
                      mic, engines, (text, s, enter) -> {
@@ -83,7 +83,8 @@ class DictationBeforeModelTest {
                          return System.nanoTime();
                      }, FocusTracker.NONE, KeyboardState.NONE, new RecordingsFolder(dir.resolve("rec")), () -> history,
                      (kind, message) -> notices.add(message)))) {
-            assertThat(engines.state().phase()).isEqualTo(EngineManager.Phase.LOADING);
+            // loading, or loaded with its warm-up held (a warm JIT loads the toy model in well under the set-up below)
+            assertThat(engines.state().phase()).isIn(EngineManager.Phase.LOADING, EngineManager.Phase.WARMING_UP);
             assertThat(controller.start()).as("the press records while the model loads: %s", notices).isTrue();
             assertThat(engines.ready()).as("no engine at the press").isNull();
             assertThat(mic.sink).as("the microphone feeds the recording from the press").isNotNull();
@@ -103,7 +104,7 @@ class DictationBeforeModelTest {
             assertThat(row.text()).isEqualTo(DictationAfterEngineTest.SAID);
         }
         assertThat(engines.state().phase()).isEqualTo(EngineManager.Phase.READY);
-        assertThat(logged("warm-up skipped (a dictation needs the engine)")).as("%s", log.list).isTrue();
+        assertThat(logged("model toy-en-early: warm-up skipped (a dictation needs the engine)")).as("%s", log.list).isTrue();
         assertThat(logged("warm-up dictation ")).as("no warm-up pass ran: %s", log.list).isFalse();
         assertThat(logged("cut short by a dictation")).isTrue();
     }
@@ -111,16 +112,16 @@ class DictationBeforeModelTest {
     @Test
     void warmUpWaitsUntilStartUpReleasesItAndThenRunsToTheEnd() throws Exception {
         engines.holdWarmUp();
-        engines.load(TOY, "toy-en", "cpu");
-        awaitLogged("model toy-en loaded on", 60);
+        engines.load(TOY, "toy-en-held", "cpu"); // its own name: the log is shared by every EngineManager in this JVM
+        awaitLogged("model toy-en-held loaded on", 60);
         Thread.sleep(500);
         assertThat(engines.state().phase()).isEqualTo(EngineManager.Phase.WARMING_UP);
-        assertThat(logged("warm-up starts")).as("held: %s", log.list).isFalse();
+        assertThat(logged("model toy-en-held: warm-up starts")).as("held: %s", log.list).isFalse();
         assertThat(engines.ready()).isNull();
 
         engines.releaseWarmUp();
-        awaitLogged("Dictum ready: model toy-en", 120);
-        assertThat(logged("warm-up starts after waiting ")).isTrue();
+        awaitLogged("Dictum ready: model toy-en-held", 120);
+        assertThat(logged("model toy-en-held: warm-up starts after waiting ")).isTrue();
         assertThat(logged("warm-up dictation 1:")).as("warm-up ran once released: %s", log.list).isTrue();
         assertThat(logged("cut short")).isFalse();
         assertThat(engines.ready()).isNotNull();
