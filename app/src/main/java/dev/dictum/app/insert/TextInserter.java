@@ -4,9 +4,12 @@ import dev.dictum.app.dictation.TextOutput;
 import dev.dictum.app.os.UnicodeTyper;
 import dev.dictum.app.settings.InsertionMethod;
 import dev.dictum.app.settings.InsertionSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Paste, type or clipboard only, as the settings say. */
 public final class TextInserter implements TextOutput {
+    private static final Logger log = LoggerFactory.getLogger(TextInserter.class);
     private final ClipboardPaste paste;
     private final KeySender keys;
     private final UnicodeTyper typer;
@@ -33,7 +36,12 @@ public final class TextInserter implements TextOutput {
                 if (typer == null) {
                     yield paste.paste(text, s, enter);
                 }
-                typer.type(text, s.typingDelayMillis());
+                try {
+                    typer.type(text, s.typingDelayMillis());
+                } catch (UnicodeTyper.CannotTypeException e) { // nothing was typed: the text still arrives
+                    log.info("typing: {}; pasted instead", e.getMessage());
+                    yield paste.paste(text, s, enter);
+                }
                 long at = System.nanoTime();
                 if (enter) {
                     keys.enter();

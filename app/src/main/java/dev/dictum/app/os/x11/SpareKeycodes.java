@@ -23,6 +23,12 @@ import java.util.function.LongPredicate;
  * So keysyms stay on their keycodes between texts (the next text with the same characters changes no
  * mapping at all), the least recently typed keycode is taken when a new keysym needs one, and the
  * mappings are cleared only when Dictum quits.
+ *
+ * <p>A text never changes a keycode it typed itself: its own keys are the newest, so the rule above
+ * could not be kept without a guess at how long the target takes to read them (a CJK sentence under
+ * load took longer than 2 s in session 6, and the reused keycodes' characters came out wrong). A text
+ * that needs more new keysyms than there are usable keycodes is not typed at all ({@link #needed}); one
+ * that fits waits, at most, for keycodes of earlier texts, which {@link #plan} takes oldest first.
  */
 final class SpareKeycodes {
     private final List<Integer> spare;
@@ -61,6 +67,16 @@ final class SpareKeycodes {
         }
     }
 
+    /** How many spare keycodes a text needs: one per distinct keysym the layout lacks. */
+    static int needed(long[] keysyms, LongPredicate onLayout) {
+        return (int) java.util.Arrays.stream(keysyms).filter(s -> !onLayout.test(s)).distinct().count();
+    }
+
+    /** How many spare keycodes Dictum may type with now ({@link #isOurs}). */
+    int usable(IntPredicate usable) {
+        return (int) spare.stream().filter(usable::test).count();
+    }
+
     /** The keycodes Dictum may type with now: its spare keycodes, less those someone else has mapped. */
     boolean isOurs(int keycode, IntFunction<long[]> symsOf) {
         return spare.contains(keycode) && (carried.containsKey(keycode) || empty(symsOf.apply(keycode)));
@@ -70,7 +86,7 @@ final class SpareKeycodes {
      * A run of text, from {@code from}, whose characters missing from the layout all have a keycode.
      *
      * @param end    the run is {@code keysyms[from..end)}; {@code end == from} when no keycode may be
-     *               changed yet (see {@link #readyAt()})
+     *               changed yet (see {@link #nanosUntilReady})
      * @param keyOf  keysym → keycode for every missing keysym of the run
      * @param remaps keycode → keysym: the mappings to change before the run's key events, in order
      */
@@ -138,15 +154,17 @@ final class SpareKeycodes {
     }
 
     /**
-     * When the least recently typed keycode may take another keysym ({@code System.nanoTime()} scale):
-     * what a text waits for when it needs more new characters than there are keycodes free.
+     * How long from {@code nowNanos} until the least recently typed keycode may take another keysym
+     * (0 when it may now, or when no keycode carries one): what a text waits for when the keycodes it
+     * needs carried an earlier text's characters too recently, and what quitting waits for.
      */
-    long readyAt() {
+    long nanosUntilReady(long nowNanos) {
         long oldest = Long.MAX_VALUE;
         for (int kc : carried.keySet()) {
             oldest = Math.min(oldest, lastTyped.getOrDefault(kc, Long.MIN_VALUE + reuseAfterNanos));
         }
-        return oldest == Long.MAX_VALUE ? Long.MIN_VALUE : oldest + reuseAfterNanos;
+        // differences, not comparisons, of nanoTime values: they may be negative or wrap
+        return oldest == Long.MAX_VALUE ? 0 : Math.max(0, oldest + reuseAfterNanos - nowNanos);
     }
 
     /** The keycodes that carry a keysym of Dictum's, to clear at the end; forgets them. */

@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
  * put on spare keycodes before its first key, every key event in one buffer, one {@code XSync} (when
  * it returns the server has generated every event: the app's "last typed key"). Characters stay on
  * their keycodes after the text: {@link SpareKeycodes} says why a keycode is changed only long after
- * its last key ({@link #REUSE_AFTER_MILLIS}), which a text waits for only when it needs more new
- * characters than there are keycodes. {@code delayMillis} above 0 is the per-character mode, for a
+ * its last key ({@link #REUSE_AFTER_MILLIS}), which a text waits for only when the keycodes it needs
+ * carried an earlier text's characters less than that ago. A text with more new characters than there
+ * are spare keycodes (a long CJK sentence) is refused before its first key: the caller pastes it. {@code delayMillis} above 0 is the per-character mode, for a
  * target that drops keys that come too fast: a flush and a pause after each character.
  */
 public final class X11Typer implements UnicodeTyper, AutoCloseable {
@@ -48,25 +49,31 @@ public final class X11Typer implements UnicodeTyper, AutoCloseable {
     }
 
     @Override
-    public synchronized void type(String text, int delayMillis) throws InterruptedException {
+    public synchronized void type(String text, int delayMillis) throws InterruptedException, CannotTypeException {
         Pointer d = display.handle;
         long[] keysyms = text.replace("\r\n", "\n").codePoints().mapToLong(X11Typer::keysym).toArray();
         X11Keymap map = X11Keymap.read(d);
         keycodes.reconcile(map::symsOf);
         Map<Long, Integer> layout = layoutKeys(map);
         Integer shift = layout.get(SHIFT_L);
+        int needed = SpareKeycodes.needed(keysyms, layout::containsKey);
+        int usable = keycodes.usable(kc -> keycodes.isOurs(kc, map::symsOf));
+        if (needed > usable) {
+            throw new CannotTypeException("the text has " + needed + " characters the keyboard layout lacks and only "
+                    + usable + " spare keys can carry them");
+        }
         for (int from = 0; from < keysyms.length; ) {
             SpareKeycodes.Run run = keycodes.plan(keysyms, from, layout::containsKey,
                     kc -> keycodes.isOurs(kc, map::symsOf), System.nanoTime());
             if (run.end() == from) { // every keycode was typed too recently to change: the one slow case
-                long wait = keycodes.readyAt() - System.nanoTime();
-                if (wait <= 0) {
+                long wait = keycodes.nanosUntilReady(System.nanoTime());
+                if (wait == 0) {
                     throw new IllegalStateException("no spare keycode is free to type with (another program took them)");
                 }
                 TimeUnit.NANOSECONDS.sleep(wait);
                 continue;
             }
-            run.remaps().forEach((kc, sym) -> remap(kc, sym));
+            remap(run.remaps(), from == 0 ? map : X11Keymap.read(d)); // a later run: the map has Dictum's earlier remaps
             keycodes.commit(run, System.nanoTime()); // known as ours even if the typing below is interrupted
             for (int i = from; i < run.end(); i++) {
                 Integer at = layout.get(keysyms[i]);
@@ -110,14 +117,32 @@ public final class X11Typer implements UnicodeTyper, AutoCloseable {
         }
     }
 
-    /** Puts a keysym on a keycode, at the plain and the Shift level (a Shift still held changes nothing). */
-    private void remap(int keycode, long keysym) {
-        long[] syms = new long[perKeycode];
-        syms[0] = keysym;
-        if (perKeycode > 1) {
-            syms[1] = keysym;
+    /**
+     * Puts each keysym on its keycode, at the plain and the Shift level (a Shift still held changes
+     * nothing), in <b>one</b> request over the keycodes they span, the others between rewritten as
+     * {@code map} holds them. One request is one MappingNotify: with one request per keycode a Tk
+     * target on Xvfb translated the text's keys with only the first change applied, the rest as the
+     * keycodes' earlier keysyms or as nothing (X11TyperTest, session 7: "Ça va? uvre, nave, djà vu.").
+     */
+    private void remap(Map<Integer, Long> remaps, X11Keymap map) {
+        if (remaps.isEmpty()) {
+            return;
         }
-        Xlib.INSTANCE.XChangeKeyboardMapping(display.handle, keycode, perKeycode, syms, 1);
+        int first = remaps.keySet().stream().mapToInt(Integer::intValue).min().orElseThrow();
+        int last = remaps.keySet().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        long[] syms = new long[(last - first + 1) * perKeycode];
+        for (int kc = first; kc <= last; kc++) {
+            Long sym = remaps.get(kc);
+            long[] row = sym != null ? new long[perKeycode] : map.symsOf(kc);
+            if (sym != null) {
+                row[0] = sym;
+                if (perKeycode > 1) {
+                    row[1] = sym;
+                }
+            }
+            System.arraycopy(row, 0, syms, (kc - first) * perKeycode, perKeycode);
+        }
+        Xlib.INSTANCE.XChangeKeyboardMapping(display.handle, first, perKeycode, syms, last - first + 1);
     }
 
     /** How many keycodes can carry characters the layout lacks (for tests). */
@@ -141,7 +166,9 @@ public final class X11Typer implements UnicodeTyper, AutoCloseable {
     @Override
     public synchronized void close() {
         try {
-            long wait = keycodes.readyAt() - System.nanoTime();
+            // With nothing carried there is nothing to wait for (session 6's close computed
+            // Long.MIN_VALUE - now there, which wrapped to centuries: a quit that never ended).
+            long wait = keycodes.nanosUntilReady(System.nanoTime());
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }

@@ -66,7 +66,7 @@ class SpareKeycodesTest {
         SpareKeycodes.Run blocked = p.plan(new long[] {A, LAYOUT, C, B}, 0, s -> s == LAYOUT, kc -> true, now);
         assertThat(blocked.end()).isEqualTo(2);
         assertThat(blocked.remaps()).isEmpty();
-        assertThat(p.readyAt()).isEqualTo(2 * SEC);
+        assertThat(p.nanosUntilReady(now)).isEqualTo(1);
     }
 
     @Test
@@ -80,7 +80,7 @@ class SpareKeycodesTest {
         // A was moved off its keycode: it needs one again, and 101 (B) was typed just now.
         SpareKeycodes.Run a = p.plan(new long[] {A}, 0, s -> false, kc -> true, 2 * SEC + 1);
         assertThat(a.end()).isZero();
-        assertThat(p.readyAt()).isEqualTo(4 * SEC);
+        assertThat(p.nanosUntilReady(2 * SEC + 1)).isEqualTo(2 * SEC - 1);
     }
 
     @Test
@@ -109,5 +109,41 @@ class SpareKeycodesTest {
         SpareKeycodes.Run run = p.plan(new long[] {A, D, LAYOUT}, 1, s -> s == LAYOUT, kc -> true, 3 * SEC);
         assertThat(run.end()).isEqualTo(3);
         assertThat(run.remaps()).containsExactly(Map.entry(100, D));
+    }
+
+    @Test
+    void aTextCountsOneKeycodePerDistinctMissingKeysym() {
+        assertThat(SpareKeycodes.needed(new long[] {A, LAYOUT, B, A, LAYOUT, C}, s -> s == LAYOUT)).isEqualTo(3);
+        SpareKeycodes p = pool(100, 101, 102);
+        server.put(101, new long[] {'q', 'Q'}); // another program's
+        assertThat(p.usable(kc -> p.isOurs(kc, this::symsOf))).isEqualTo(2);
+    }
+
+    /** A text that fits never takes back a keycode it typed itself: the earlier texts' go first, oldest first. */
+    @Test
+    void aTextThatFitsWaitsOnlyForKeycodesOfEarlierTexts() {
+        SpareKeycodes p = pool(100, 101);
+        type(p, 0, A);
+        type(p, SEC, B);
+        long[] text = {C, D};
+        SpareKeycodes.Run first = p.plan(text, 0, s -> false, kc -> true, 2 * SEC);
+        assertThat(first.end()).isEqualTo(1);
+        assertThat(first.remaps()).containsExactly(Map.entry(100, C));
+        p.commit(first, 2 * SEC);
+        assertThat(p.nanosUntilReady(2 * SEC)).as("101 (B, the earlier text's) is the one waited for").isEqualTo(SEC);
+        SpareKeycodes.Run rest = p.plan(text, 1, s -> false, kc -> true, 3 * SEC);
+        assertThat(rest.end()).isEqualTo(2);
+        assertThat(rest.remaps()).containsExactly(Map.entry(101, D));
+    }
+
+    /** Nothing carried, nothing to wait for, whatever nanoTime's sign (the quit that never ended). */
+    @Test
+    void withNoKeycodeCarriedNothingIsWaitedFor() {
+        SpareKeycodes p = pool(100);
+        assertThat(p.nanosUntilReady(Long.MAX_VALUE / 2)).isZero();
+        assertThat(p.nanosUntilReady(-5 * SEC)).isZero();
+        type(p, -5 * SEC, A);
+        assertThat(p.nanosUntilReady(-5 * SEC)).isEqualTo(2 * SEC);
+        assertThat(p.nanosUntilReady(0)).isZero();
     }
 }
