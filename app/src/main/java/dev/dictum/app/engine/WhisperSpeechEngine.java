@@ -17,12 +17,15 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link SpeechEngine} over the in-process Whisper engine ({@link WhisperEngine}), with the options
  * from the settings. Only {@code engine} and tests name this class; the rest of the app sees {@link SpeechEngine}.
  */
 public final class WhisperSpeechEngine implements SpeechEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(WhisperSpeechEngine.class);
     private final WhisperEngine engine;
     private final String modelName;
     private final String backendName;
@@ -139,6 +142,11 @@ public final class WhisperSpeechEngine implements SpeechEngine {
             TranscriptionResult r = session.finish();
             Transcript t = transcript(r, threshold);
             DictationSession.Release how = session.release();
+            DictationSession.SpeculationTiming pass = session.speculationUsed();
+            if (pass != null) {
+                LOG.info("the text was made at a pause by a pass that started {} ms before the release and ran {} ms",
+                        pass.startedBeforeFinishNanos() / 1_000_000, pass.ranNanos() / 1_000_000);
+            }
             return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
                     how.decodeNanos() / 1_000_000, how.speculative());
         }

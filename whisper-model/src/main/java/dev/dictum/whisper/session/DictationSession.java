@@ -113,7 +113,16 @@ public final class DictationSession implements AutoCloseable {
     private record Draft(int start, int[] tokens) {
     }
 
-    private record Done(Range range, TranscriptionResult result) {
+    private record Done(Range range, TranscriptionResult result, long startedAt, long endedAt) {
+    }
+
+    /**
+     * The pass at a pause whose text a release used, for the log: it started {@code startedBeforeFinishNanos}
+     * before {@link #finish()} was called and ran {@code ranNanos}; the release waited for it when it
+     * ended after the call. The pass can only start once the trimmer's tail of quiet is full, so its
+     * length against the user's last pause is what decides whether the text is ready at the release.
+     */
+    public record SpeculationTiming(long startedBeforeFinishNanos, long ranNanos) {
     }
 
     private final PieceTranscriber transcriber;
@@ -125,6 +134,7 @@ public final class DictationSession implements AutoCloseable {
     private final PieceCutter cutter = new PieceCutter();
     private final PieceResults results;
     private Done speculated;
+    private SpeculationTiming speculationUsed;
     private SessionJob running;
     private boolean finishing;
     private boolean cancelled;
@@ -230,6 +240,13 @@ public final class DictationSession implements AutoCloseable {
                 release = release.withHandoff(Math.max(1, System.nanoTime() - end));
             }
             return result;
+        }
+    }
+
+    /** The pass at a pause whose text the last {@link #finish()} returned (null: none). */
+    public SpeculationTiming speculationUsed() {
+        synchronized (lock) {
+            return speculationUsed;
         }
     }
 
@@ -352,6 +369,8 @@ public final class DictationSession implements AutoCloseable {
             }
             if (speculated != null && speculated.range().equals(last) && cutter.pauseHeld()) {
                 results.add(speculated.result());
+                speculationUsed = new SpeculationTiming(finishAt - speculated.startedAt(),
+                        speculated.endedAt() - speculated.startedAt());
                 cutter.cut(last.end());
                 complete(true);
                 return null;
@@ -421,7 +440,7 @@ public final class DictationSession implements AutoCloseable {
                 }
                 results.add(ran.result());
             }
-            case SPECULATIVE -> speculated = new Done(job.range(), ran.result());
+            case SPECULATIVE -> speculated = new Done(job.range(), ran.result(), ran.startedAt(), ran.endedAt());
             case PARTIAL -> partialAt = System.nanoTime();
         }
         lastRunNanos = ran.endedAt() - ran.startedAt();
