@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +76,7 @@ public final class DictationController implements AutoCloseable {
     private final DictationArchive archive;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(
             r -> Thread.ofPlatform().name("dictum-transcribe").daemon().unstarted(r));
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final ListenerDispatch listeners = new ListenerDispatch();
     private Recording recording; // guarded by this
     private int queued; // guarded by this
     private boolean inserting; // guarded by this
@@ -91,6 +90,7 @@ public final class DictationController implements AutoCloseable {
         this.archive = new DictationArchive(parts);
     }
 
+    /** Listeners are told on a thread of their own, in order ({@link ListenerDispatch}). */
     public void addListener(Listener l) {
         listeners.add(l);
     }
@@ -569,31 +569,24 @@ public final class DictationController implements AutoCloseable {
     }
 
     private void ended(Ending how) {
-        for (Listener l : listeners) {
-            l.recordingEnded(how);
-        }
+        listeners.ended(how);
     }
 
     private void partial(String text) {
-        for (Listener l : listeners) {
-            l.partial(text);
-        }
+        listeners.partial(text);
     }
 
     private void publish() {
-        Status now;
         synchronized (this) {
             DictationState st = recording != null ? DictationState.RECORDING
                     : inserting ? DictationState.INSERTING
                     : queued > 0 ? DictationState.TRANSCRIBING : DictationState.IDLE;
-            now = new Status(st, lastFailed != null);
+            Status now = new Status(st, lastFailed != null);
             if (now.equals(published)) {
                 return;
             }
             published = now;
-        }
-        for (Listener l : listeners) {
-            l.changed(now);
+            listeners.changed(now); // queued under the lock: the listeners see the states in the order they were made
         }
     }
 }
