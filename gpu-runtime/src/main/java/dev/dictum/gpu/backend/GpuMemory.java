@@ -248,6 +248,26 @@ final class GpuMemory implements AutoCloseable {
         staging.toHost(s.at(srcOffset), dst, dstOffset, count);
     }
 
+    /**
+     * Tests: the first {@code count} values of an f16 buffer widened to f32, read as raw 4-byte words (an
+     * odd count's buffer is padded to 4 bytes) whose low half is the even value (little-endian devices).
+     */
+    float[] downloadHalf(Buffer src, int count) {
+        GpuBuffer s = anyBuf(src);
+        checkRange(s, 0, count);
+        if (!s.half()) {
+            throw new IllegalArgumentException("an f32 buffer: download it");
+        }
+        float[] words = new float[(count + 1) / 2];
+        staging.toHost(s.at(0), words, 0, words.length);
+        float[] out = new float[count];
+        for (int i = 0; i < count; i++) {
+            int w = Float.floatToRawIntBits(words[i / 2]);
+            out[i] = Float.float16ToFloat((short) (i % 2 == 0 ? w : w >>> 16));
+        }
+        return out;
+    }
+
     /** A copy; f32 into an f16 buffer is rounded (convert_f32_to_f16); an f16 source only into f16. */
     void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
         GpuBuffer s = anyBuf(src);
@@ -255,7 +275,7 @@ final class GpuMemory implements AutoCloseable {
         checkRange(s, srcOffset, count);
         checkRange(d, dstOffset, count);
         if (s.half() && !d.half()) {
-            throw new IllegalArgumentException("an f16 buffer is read only by crossAttention, not copied to f32");
+            throw new IllegalArgumentException("an f16 buffer is read only by the attention ops, not copied to f32");
         }
         if (count == 0) {
             return;
@@ -301,7 +321,7 @@ final class GpuMemory implements AutoCloseable {
         return g;
     }
 
-    /** A buffer of this backend, f32 or f16: for the ops that take either (crossAttention, transpose's, copy's dst). */
+    /** A buffer of this backend, f32 or f16: for the ops that take either (attention's K/V, transpose's, copy's dst). */
     static GpuBuffer anyBuf(Buffer b) {
         if (b instanceof GpuBuffer g) {
             return g;
