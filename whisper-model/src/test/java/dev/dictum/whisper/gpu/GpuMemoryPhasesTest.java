@@ -139,6 +139,40 @@ class GpuMemoryPhasesTest {
         }
     }
 
+    /**
+     * The driver's rounding of one allocation, measured: 32 buffers each of sizes the model allocates
+     * (large-v3's 1280 × 1280 and 1280 × 5120 f16 matrices — one allocation each before WeightArena —, a
+     * greedy state's f16 cache layer, a 1 MiB one), the device's figure per buffer printed beside the
+     * buffer's size. The figure is never below the size (the ledger's bytes are on the device).
+     */
+    @Test
+    void theDeviceFigurePerAllocation() {
+        GpuBackend gpu;
+        try {
+            gpu = Backends.openGpu("cuda");
+        } catch (IllegalArgumentException e) {
+            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
+            return;
+        }
+        try (gpu) {
+            long[] floats = {1280L * 1280 / 2, 1280L * 5120 / 2, 448L * 1280 / 2, 1L << 18};
+            String[] what = {"1280x1280 f16", "1280x5120 f16", "448x1280 f16 (greedy K or V)", "1 MiB"};
+            for (int i = 0; i < floats.length; i++) {
+                java.util.List<dev.dictum.gpu.Buffer> held = new java.util.ArrayList<>();
+                gpu.synchronize();
+                long before = gpu.memoryReport().deviceUsedNow();
+                for (int j = 0; j < 32; j++) {
+                    held.add(gpu.allocate(floats[i], MemoryCategory.OTHER));
+                }
+                long per = (gpu.memoryReport().deviceUsedNow() - before) / 32;
+                System.out.printf(Locale.ROOT, "allocation of %s (%.3f MiB): the device's figure grows %.3f MiB each%n",
+                        what[i], 4 * floats[i] / MIB, per / MIB);
+                assertThat(per).as(what[i]).isGreaterThanOrEqualTo(4 * floats[i]);
+                held.forEach(dev.dictum.gpu.Buffer::close);
+            }
+        }
+    }
+
     private static int[][] tokens(int rows, int token) {
         int[][] t = new int[rows][];
         for (int b = 0; b < rows; b++) {
