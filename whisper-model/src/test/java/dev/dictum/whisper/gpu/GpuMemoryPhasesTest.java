@@ -85,13 +85,7 @@ class GpuMemoryPhasesTest {
 
     @Test
     void largeV3PhaseByPhase() {
-        GpuBackend gpu;
-        try {
-            gpu = Backends.openGpu("cuda");
-        } catch (IllegalArgumentException e) {
-            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
-            return;
-        }
+        GpuBackend gpu = cuda();
         WhisperDims dims = RandomWhisper.LARGE_V3;
         ModelMemory estimate = ModelMemory.onGpu(dims);
         Path model = SafetensorsWriter.writeModel(tmp.resolve("large-v3"), dims, SEED, DType.F16);
@@ -147,13 +141,7 @@ class GpuMemoryPhasesTest {
      */
     @Test
     void theDeviceFigurePerAllocation() {
-        GpuBackend gpu;
-        try {
-            gpu = Backends.openGpu("cuda");
-        } catch (IllegalArgumentException e) {
-            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
-            return;
-        }
+        GpuBackend gpu = cuda();
         try (gpu) {
             long[] floats = {1280L * 1280 / 2, 1280L * 5120 / 2, 448L * 1280 / 2, 1L << 18};
             String[] what = {"1280x1280 f16", "1280x5120 f16", "448x1280 f16 (greedy K or V)", "1 MiB"};
@@ -170,6 +158,16 @@ class GpuMemoryPhasesTest {
                 assertThat(per).as(what[i]).isGreaterThanOrEqualTo(4 * floats[i]);
                 held.forEach(dev.dictum.gpu.Buffer::close);
             }
+        }
+    }
+
+    /** The CUDA backend, or the test is skipped ("skipped: no GPU"). */
+    private static GpuBackend cuda() {
+        try {
+            return Backends.openGpu("cuda");
+        } catch (IllegalArgumentException e) {
+            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
+            throw e;
         }
     }
 
