@@ -50,6 +50,7 @@ TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-s
 CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest
   dev.dictum.gpu.backend.GpuFusedStepTest dev.dictum.gpu.backend.GpuMemoryReportTest dev.dictum.whisper.gpu.GpuStepFusionTest
   dev.dictum.gpu.backend.GpuCrossAttentionF16Test dev.dictum.whisper.gpu.GpuCrossKvTest
+  dev.dictum.gpu.backend.GpuSelfAttentionF16Test dev.dictum.whisper.gpu.GpuMemoryPhasesTest
   dev.dictum.gpu.backend.GpuRowAttentionTest dev.dictum.whisper.model.GpuBeamReorderTest
   dev.dictum.gpu.discovery.RocmScanTest
   dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.gpu.discovery.OldNvidiaDriverTest

@@ -12,20 +12,28 @@
 //   - P.V: the block is G = blockDim / hd groups of hd threads, thread (g, c) adding p_j v_j[c] for the
 //     tile's keys j = g, g + G, ... (coalesced along the row); at the end the groups' partial rows
 //     are added in group order through shared memory and divided by l.
-// f32 throughout (every target: the tensor-core bodies of attention.cu need 16 queries to fill a
-// fragment, a beam has one); no warp-size assumption beyond block_reduce.cuh's.
+// f32 arithmetic throughout (every target: the tensor-core bodies of attention.cu need 16 queries to
+// fill a fragment, a beam has one); no warp-size assumption beyond block_reduce.cuh's.
+//
+// The caches are f32 (attention_rows_f32) or, as the GPU keeps them since issue 22, f16
+// (attention_rows_f16kv: each element widened to f32 as it is loaded, kv_half.cuh; the score loads are
+// 8 bytes where aligned). With a row table (beams after a reorder) or without one (rows == null: key j
+// of sequence b at element b * seqStride + j * kvStride: a prompt, a greedy step, beams not yet
+// reordered): the f16 entry is every decoder self-attention of the GPU, no other kernel reads an f16
+// cache.
 #include "dictum_gpu.h"
 #include "block_reduce.cuh"
 #include "attention_softmax.cuh"
+#include "kv_half.cuh"
 
 #define DG_RT 128      // keys per tile = threads per block
 #define DG_RMAXD 128   // largest head size
 
-extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const float* q, int qStride, int queries,
-                                                                       const float* k, const float* v, int kvStride,
-                                                                       const int* rows, int rowsStride,
-                                                                       const int* keys, int heads, int headDim,
-                                                                       int causal, float* out) {
+template <typename KV>
+__device__ __forceinline__ void attention_rows_body(const float* q, int qStride, int queries, const KV* k,
+                                                    const KV* v, int kvStride, const int* rows, int rowsStride,
+                                                    long long seqStride, const int* keys, int heads, int headDim,
+                                                    int causal, float* out) {
     __shared__ __align__(16) float qs[DG_RMAXD]; // the query row
     __shared__ float p[DG_RT];                   // one tile's probabilities
     __shared__ int rowOf[DG_RT];                 // one tile's rows
@@ -42,11 +50,15 @@ extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const flo
     for (int c = t; c < hd; c += blockDim.x) {
         qs[c] = qi[c];
     }
-    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (reinterpret_cast<unsigned long long>(k) & 15) == 0;
+    // Without a table sequence b's rows start seqStride values in; its row j is then row j.
+    const KV* kb = k + (rows ? 0 : (long long) b * seqStride);
+    const KV* vb = v + (rows ? 0 : (long long) b * seqStride);
+    const bool vec = (hd & 3) == 0 && (kvStride & 3) == 0 && (seqStride & 3) == 0
+            && (reinterpret_cast<unsigned long long>(k) & (4 * sizeof(KV) - 1)) == 0;
     const int groups = blockDim.x / hd;
     const int g = t / hd;
     const int c = t % hd;
-    const int* rb = rows + (long long) b * rowsStride;
+    const int* rb = rows ? rows + (long long) b * rowsStride : nullptr;
     float m = -DG_INF;
     float l = 0.0f;
     float acc = 0.0f;
@@ -54,15 +66,14 @@ extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const flo
     for (int j0 = 0; j0 < n; j0 += DG_RT) {
         float s = -DG_INF;
         if (j0 + t < n) {
-            const int r = rb[j0 + t];
+            const int r = rb ? rb[j0 + t] : j0 + t;
             rowOf[t] = r;
-            const float* kr = k + (long long) r * kvStride + h * hd;
+            const KV* kr = kb + (long long) r * kvStride + h * hd;
             float dot = 0.0f;
             if (vec) {
-                const float4* k4 = reinterpret_cast<const float4*>(kr);
                 const float4* q4 = reinterpret_cast<const float4*>(qs);
                 for (int c4 = 0; c4 < hd / 4; c4++) {
-                    const float4 kk = k4[c4];
+                    const float4 kk = dg_kv4(kr + 4 * c4);
                     const float4 qq = q4[c4];
                     dot = fmaf(qq.x, kk.x, dot);
                     dot = fmaf(qq.y, kk.y, dot);
@@ -71,7 +82,7 @@ extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const flo
                 }
             } else {
                 for (int e = 0; e < hd; e++) {
-                    dot = fmaf(qs[e], kr[e], dot);
+                    dot = fmaf(qs[e], dg_kv(kr[e]), dot);
                 }
             }
             s = dot * scale;
@@ -86,10 +97,10 @@ extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const flo
         acc *= alpha;
         if (g < groups) {
             const int count = min(DG_RT, n - j0);
-            const float* vc = v + h * hd + c;
+            const KV* vc = vb + h * hd + c;
 #pragma unroll 8
             for (int jj = g; jj < count; jj += groups) { // the loads run ahead of the FMA chain
-                acc = fmaf(p[jj], vc[(long long) rowOf[jj] * kvStride], acc);
+                acc = fmaf(p[jj], dg_kv(vc[(long long) rowOf[jj] * kvStride]), acc);
             }
         }
         __syncthreads(); // the tile's p, rowOf and red are read before the next tile writes them
@@ -105,4 +116,27 @@ extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const flo
         }
         out[((long long) b * queries + i) * (heads * hd) + h * hd + t] = o * dg_softmax_inverse(l);
     }
+}
+
+// The caches in f32 (Backend.attentionRows and attentionStep on f32 buffers) or in f16 (the GPU's self
+// K/V); through a row table or, with rows == null, strided: sequence b's key j at element
+// b * seqStride + j * kvStride of k and v.
+extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f32(const float* q, int qStride, int queries,
+                                                                       const float* k, const float* v, int kvStride,
+                                                                       const int* rows, int rowsStride,
+                                                                       long long seqStride, const int* keys,
+                                                                       int heads, int headDim, int causal,
+                                                                       float* out) {
+    attention_rows_body<float>(q, qStride, queries, k, v, kvStride, rows, rowsStride, seqStride, keys, heads, headDim,
+                               causal, out);
+}
+
+extern "C" __global__ void __launch_bounds__(DG_RT) attention_rows_f16kv(const float* q, int qStride, int queries,
+                                                                         const __half* k, const __half* v,
+                                                                         int kvStride, const int* rows, int rowsStride,
+                                                                         long long seqStride, const int* keys,
+                                                                         int heads, int headDim, int causal,
+                                                                         float* out) {
+    attention_rows_body<__half>(q, qStride, queries, k, v, kvStride, rows, rowsStride, seqStride, keys, heads, headDim,
+                                causal, out);
 }

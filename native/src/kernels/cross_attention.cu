@@ -24,6 +24,7 @@
 // stores every window's cross K/V that way, half the bytes a decoded token reads): each element is
 // widened to f32 as it is loaded, and every product, sum and partial stays f32.
 #include "block_reduce.cuh"
+#include "kv_half.cuh"
 
 // The chunks' partials are written by other blocks: read them from L2 (CUDA's ld.global.cg), past
 // an L1 that is not coherent between blocks; HIP's volatile load does the same on AMD's L1.
@@ -32,27 +33,6 @@
 #else
 #define DG_LOAD_L2(p) __ldcg(p)
 #endif
-
-// One stored K/V element as f32.
-__device__ __forceinline__ float dg_kv(float v) {
-    return v;
-}
-__device__ __forceinline__ float dg_kv(__half v) {
-    return __half2float(v);
-}
-
-// Four consecutive K/V elements as f32, one load: 16 bytes of f32, 8 of f16 (element 0 in the low
-// half of the first word: both vendors' GPUs are little-endian). p is aligned to the load's size.
-__device__ __forceinline__ float4 dg_kv4(const float* p) {
-    return *reinterpret_cast<const float4*>(p);
-}
-__device__ __forceinline__ float4 dg_kv4(const __half* p) {
-    const uint2 u = *reinterpret_cast<const uint2*>(p);
-    return make_float4(__half2float(__ushort_as_half((unsigned short) (u.x & 0xffffu))),
-                       __half2float(__ushort_as_half((unsigned short) (u.x >> 16))),
-                       __half2float(__ushort_as_half((unsigned short) (u.y & 0xffffu))),
-                       __half2float(__ushort_as_half((unsigned short) (u.y >> 16))));
-}
 
 // HD: the head width when known at compile time (then hd == HD), 0 for any (hd = headDim).
 // KV: how keysT and values are stored (float or __half).

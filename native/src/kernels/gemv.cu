@@ -16,6 +16,7 @@
 // on GCN/CDNA; nothing below assumes either.
 #include "dictum_gpu.h"
 #include "block_reduce.cuh"
+#include "kv_half.cuh"
 
 #define DG_GEMV_ROWS 8
 #define DG_GEMV_UNROLL 8
@@ -343,9 +344,10 @@ __device__ __forceinline__ float dg_gemv1_pass(const float* xr, const __half* wr
 // out[j] = epilogue(LN?(x) · w[j] + bias[j]) for one row; xs: the block's k floats of dynamic shared
 // memory (XS: the layer norm in the prologue; else x is read from global memory and xs, gain and
 // lnBias are unused). Grid-stride over column groups as dg_gemv.
-template <bool XS>
+// O: how out stores its values (float, or __half for an f16 K/V cache: gemv3_1_f16kv's epilogue 0).
+template <bool XS, typename O = float>
 __device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, const __half* lnBias, float* xs,
-                                         const __half* w, const __half* bias, float* out, int n, int k,
+                                         const __half* w, const __half* bias, O* out, int n, int k,
                                          int epilogue) {
     __shared__ float part[DG_GEMV_MAX_WARPS];
     __shared__ float redMean[32];
@@ -413,13 +415,13 @@ __device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, con
         }
         if (live && slice == 0 && lane == 0) {
             const float v = acc + (bias ? __half2float(bias[j]) : 0.0f);
-            float* o = out + j;
+            O* o = out + j;
             if (epilogue == 1) {
-                *o = dg_gelu(v);
+                dg_store(o, dg_gelu(v));
             } else if (epilogue == 2) {
-                *o += v;
+                dg_store(o, dg_kv(*o) + v);
             } else {
-                *o = v;
+                dg_store(o, v);
             }
         }
     }
@@ -458,6 +460,24 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_1_f16(const float* x, co
         o += (long long) step[1] * rowStride;
     }
     dg_gemv1<true>(x, gain, lnBias, sm, p == 0 ? w0 : p == 1 ? w1 : w2, p == 0 ? b0 : p == 1 ? b1 : b2, o, n, k, 0);
+}
+
+// gemv3_1_f16 with the key and value rows rounded into f16 caches (the GPU's self K/V, issue 22): the
+// query (f32) and the K/V rows (f16) are two instances of the pass, picked per block by blockIdx.y.
+extern "C" __global__ void __launch_bounds__(256) gemv3_1_f16kv(const float* x, const __half* gain,
+                                                                 const __half* lnBias, const __half* w0,
+                                                                 const __half* b0, float* o0, const __half* w1,
+                                                                 const __half* b1, __half* o1, const __half* w2,
+                                                                 const __half* b2, __half* o2, int n, int k,
+                                                                 const int* step, long long rowStride) {
+    extern __shared__ float sm[];
+    const int p = blockIdx.y;
+    if (p == 0) {
+        dg_gemv1<true>(x, gain, lnBias, sm, w0, b0, o0, n, k, 0);
+        return;
+    }
+    __half* o = (p == 1 ? o1 : o2) + (step != nullptr ? (long long) step[1] * rowStride : 0);
+    dg_gemv1<true>(x, gain, lnBias, sm, p == 1 ? w1 : w2, p == 1 ? b1 : b2, o, n, k, 0);
 }
 
 // rows == 1 with many columns (the logits: 51866): a persistent grid of a few blocks per SM, each warp

@@ -3,15 +3,9 @@
 // Block: exactly 256 threads (32 columns x 8 rows of threads). Grid-stride over row tiles.
 // transpose_f32_to_f16 stores the result rounded to f16 (the GPU's cross keys, issue 22).
 #include "dictum_gpu.h"
+#include "kv_half.cuh"
 
 #define DG_T 32
-
-__device__ __forceinline__ void dg_store(float* p, float v) {
-    *p = v;
-}
-__device__ __forceinline__ void dg_store(__half* p, float v) {
-    *p = __float2half_rn(v);
-}
 
 template <typename T>
 __device__ __forceinline__ void transpose_body(const float* src, int rows, int cols, T* dst, int dstStride) {

@@ -38,9 +38,11 @@ public interface Backend extends AutoCloseable {
 
     /**
      * A buffer of {@code values} values that this backend may store as f16 (half the bytes; each value
-     * rounded to nearest even when written): the cross-attention keys and values (issue 22). Only
-     * {@link #project} (as an out), {@link #transpose} (as dst) and {@link #copy} (as dst) write it and
-     * only {@link #crossAttention} reads it. This default (the CPU) keeps f32.
+     * rounded to nearest even when written): the cross-attention keys and values and the decoder's
+     * self-attention K/V caches (issue 22). Only {@link #project} (as an out), {@link #transpose} (as dst),
+     * {@link #copy} (as dst), {@link #kvAppendStep} (as dst) and {@link #projectStep} (as the caches) write
+     * it and only {@link #crossAttention}, {@link #attention}, {@link #attentionRows}, {@link #attentionStep}
+     * and {@link #attentionRowsStep} (as k and v, both f16) read it. This default (the CPU) keeps f32.
      */
     default Buffer allocateHalf(long values, MemoryCategory category) {
         return allocate(values, category);

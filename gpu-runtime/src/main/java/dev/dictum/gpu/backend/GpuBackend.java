@@ -1,9 +1,11 @@
 package dev.dictum.gpu.backend;
 
+import static dev.dictum.gpu.backend.GpuMemory.anyBuf;
 import static dev.dictum.gpu.backend.GpuMemory.buf;
 import static dev.dictum.gpu.backend.GpuMemory.checkRange;
 import static dev.dictum.gpu.backend.GpuMemory.weight;
 import static dev.dictum.gpu.backend.KernelChoice.GEMV_MAX_ROWS;
+import static dev.dictum.gpu.backend.KernelChoice.epilogueCode;
 import static dev.dictum.gpu.backend.KernelChoice.normFused;
 import static dev.dictum.gpu.backend.KernelChoice.normLinearFused;
 import static dev.dictum.gpu.backend.KernelChoice.oneRowGemvHasFewerRegisters;
@@ -59,6 +61,8 @@ public final class GpuBackend implements Backend {
     private final GpuMemory memory;
     private final HiloGemm hilo;
     private final CrossKvOps crossKv;
+    /** The self-attention caches' launches (row tables, f16 caches, the step's append). */
+    private final RowAttention selfKv;
     private boolean closed;
     /**
      * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
@@ -77,6 +81,7 @@ public final class GpuBackend implements Backend {
         this.memory = new GpuMemory(device, stream, kernels);
         this.hilo = new HiloGemm(stream, kernels, memory, device.props());
         this.crossKv = new CrossKvOps(stream, kernels, memory, device.props());
+        this.selfKv = new RowAttention(stream, kernels, memory);
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
                 : "0".equals(System.getenv("DICTUM_CUDA_GRAPHS")) ? "DICTUM_CUDA_GRAPHS=0" : null;
     }
@@ -130,7 +135,7 @@ public final class GpuBackend implements Backend {
         return memory.allocate(floats, false, category);
     }
 
-    /** In f16: the window's cross keys and values, half the bytes every decoded token reads (issue 22). */
+    /** In f16: the cross K/V and the self K/V caches, half the bytes every decoded token reads (issue 22). */
     @Override
     public synchronized Buffer allocateHalf(long values, MemoryCategory category) {
         return memory.allocate(values, true, category);
@@ -308,8 +313,9 @@ public final class GpuBackend implements Backend {
     }
 
     /**
-     * One launch of gemv3_1_f16: the layer norm in its prologue, Q/K/V as blockIdx.y, K and V stored
-     * straight into the caches' row step[1]; else the default (layer norm, project, two appends).
+     * One launch of gemv3_1_f16 (gemv3_1_f16kv into f16 caches): the layer norm in its prologue, Q/K/V as
+     * blockIdx.y, K and V stored straight into the caches' row step[1]; else the default (layer norm,
+     * project, two appends).
      */
     @Override
     public synchronized void projectStep(Buffer x, Weight gain, Weight lnBias, Buffer normed, Projection q,
@@ -324,30 +330,27 @@ public final class GpuBackend implements Backend {
         checkRange(buf(x), 0, cols);
         checkRange(buf(q.out()), 0, n);
         checkRange(buf(step), 0, 3);
-        checkRange(buf(keys), 0, n); // row step[1] is read on the device: the caller keeps it in range
-        checkRange(buf(values), 0, n);
+        boolean half = RowAttention.half(keys, values);
+        checkRange(anyBuf(keys), 0, n); // row step[1] is read on the device: the caller keeps it in range
+        checkRange(anyBuf(values), 0, n);
         KernelArgs a = new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address());
         for (Projection p : new Projection[] {q, k, v}) {
-            Buffer o = p == q ? q.out() : p == k ? keys : values;
-            a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(buf(o).at(0));
+            long o = p == q ? buf(q.out()).at(0) : anyBuf(p == k ? keys : values).at(0);
+            a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(o);
         }
         a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
-        kernels.kernel("gemv", "gemv3_1_f16").launch(stream, gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK,
-                lnShared(cols), a);
+        kernels.kernel("gemv", half ? "gemv3_1_f16kv" : "gemv3_1_f16").launch(stream,
+                gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK, lnShared(cols), a);
+    }
+
+    /** Tests: the first {@code count} values of an f16 buffer, widened to f32 ({@link #download} takes f32 only). */
+    synchronized float[] downloadHalf(Buffer b, int count) {
+        return memory.downloadHalf(b, count);
     }
 
     /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
     public synchronized void fuseSteps(boolean on) {
         fuse = on;
-    }
-
-    /** The ABI's epilogue argument (ABI.md): 0 none, 1 GELU, 2 add to out. */
-    static int epilogueCode(Epilogue e) {
-        return switch (e) {
-            case NONE -> 0;
-            case GELU -> 1;
-            case ADD -> 2;
-        };
     }
 
     @Override
@@ -433,6 +436,11 @@ public final class GpuBackend implements Backend {
     public synchronized void attention(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v,
             long kvOffset, long kvBatchStride, int kvStride, int[] keys, int heads, int headDim, boolean causal,
             Buffer out) {
+        if (RowAttention.half(k, v)) { // the decoder's f16 self K/V: the row kernel without a table
+            selfKv.strided(q, qStride, batch, queries, k, v, kvOffset, kvBatchStride, kvStride, keys, heads, headDim,
+                    causal, out);
+            return;
+        }
         if (batch == 0 || queries == 0) {
             return;
         }
@@ -451,8 +459,7 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void attentionRows(Buffer q, int qStride, int batch, int queries, Buffer k, Buffer v,
             int kvStride, Buffer rows, int rowsStride, int[] keys, int heads, int headDim, boolean causal, Buffer out) {
-        RowAttention.launch(kernels.kernel("attention_rows", "attention_rows_f32"), stream, memory, q, qStride, batch, queries,
-                k, v, kvStride, rows, rowsStride, keys, heads, headDim, causal, out);
+        selfKv.rows(q, qStride, batch, queries, k, v, kvStride, rows, rowsStride, keys, heads, headDim, causal, out);
     }
 
     @Override
@@ -473,21 +480,13 @@ public final class GpuBackend implements Backend {
 
     @Override
     public synchronized void kvAppendStep(Buffer src, Buffer dst, long rowStride, Buffer step, int count) {
-        checkRange(buf(step), 0, 3);
-        checkRange(buf(src), 0, count);
-        memory.gridStride(kernels.kernel("kv_append", "kv_append_f32"), count, new KernelArgs().ptr(buf(src).at(0))
-                .ptr(buf(dst).at(0)).ptr(buf(step).at(0)).i64(rowStride).i32(count));
+        selfKv.append(src, dst, rowStride, step, count);
     }
 
     @Override
     public synchronized void attentionStep(Buffer q, Buffer k, Buffer v, int kvStride, Buffer step, int heads,
             int headDim, Buffer out) {
-        int shared = attentionShared(headDim, device.props().sharedMemoryPerBlock());
-        checkRange(buf(step), 0, 3);
-        kernels.kernel(attentionModule, "attention_f32").launch(stream, 1, heads, 1, ATTENTION_BLOCK, shared,
-                new KernelArgs().ptr(buf(q).at(0)).i32(kvStride).i32(1).i32(1).ptr(buf(k).at(0)).ptr(buf(v).at(0))
-                        .i64(0).i32(kvStride).ptr(buf(step).at(2)).i32(heads).i32(headDim).i32(1)
-                        .ptr(buf(out).at(0)));
+        selfKv.step(q, k, v, kvStride, step, heads, headDim, out); // the row kernel: f32 or f16 caches
     }
 
     @Override
@@ -505,8 +504,8 @@ public final class GpuBackend implements Backend {
     public synchronized void attentionRowsStep(Buffer q, int batch, Buffer k, Buffer v, int kvStride, Buffer rows,
             int rowsStride, Buffer step, int at, int heads, int headDim, Buffer out) {
         checkRange(buf(step), at, batch);
-        RowAttention.launch(kernels.kernel("attention_rows", "attention_rows_f32"), stream, q, heads * headDim, batch, 1, k, v,
-                kvStride, rows, rowsStride, buf(step).at(at), heads, headDim, true, out);
+        selfKv.rowsStep(q, heads * headDim, batch, 1, k, v, kvStride, rows, rowsStride, buf(step).at(at), heads,
+                headDim, true, out);
     }
 
     @Override

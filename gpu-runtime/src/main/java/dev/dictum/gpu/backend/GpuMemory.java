@@ -15,8 +15,6 @@ import dev.dictum.gpu.device.Kernel;
 import dev.dictum.gpu.device.KernelArgs;
 import dev.dictum.gpu.device.KernelCache;
 import dev.dictum.gpu.device.Stream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -38,7 +36,9 @@ final class GpuMemory implements AutoCloseable {
     private final MemoryLedger ledger = new MemoryLedger();
     /** The device's used bytes (total - free) before this memory allocated anything: the context, modules. */
     private final long usedAtStart;
-    private final List<GpuWeight> weights = new ArrayList<>();
+    /** The weights' memory: packed into chunks, not one 2 MiB-rounded allocation each. */
+    private final WeightArena<DeviceBuffer> weights = new WeightArena<>(b -> deviceBytes(b, MemoryCategory.WEIGHTS),
+            DeviceBuffer::address, DeviceBuffer::bytes, b -> free(b, MemoryCategory.WEIGHTS));
     private DeviceBuffer rawScratch;
     /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
     private DeviceBuffer hiloPlanes;
@@ -114,45 +114,38 @@ final class GpuMemory implements AutoCloseable {
 
     Weight upload(HostTensor t) {
         long n = t.elementCount();
-        DeviceBuffer f16 = deviceBytes(2 * n, MemoryCategory.WEIGHTS);
-        try {
-            switch (t.dtype()) {
-                case F16 -> staging.toDevice(t.data(), f16.address());
-                case F32, BF16 -> {
-                    long raw = rawCopy(t);
-                    gridStride(kernels.kernel("convert", t.dtype() == DType.F32 ? "convert_f32_to_f16"
-                            : "convert_bf16_to_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(n));
-                }
-                case Q8_0, Q5_0, Q5_1, Q4_0 -> {
-                    long raw = rawCopy(t);
-                    long blocks = n / 32;
-                    gridStride(kernels.kernel("dequant", "dequant_" + t.dtype().name().toLowerCase(Locale.ROOT)
-                            + "_f16"), n, new KernelArgs().ptr(raw).ptr(f16.address()).i64(blocks));
-                }
-                case I8 -> {
-                    long raw = rawCopy(t);
-                    DeviceBuffer scales = deviceBytes(t.rowScales().byteSize(), MemoryCategory.STAGING);
-                    try {
-                        staging.toDevice(t.rowScales(), scales.address());
-                        gridStride(kernels.kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
-                                .ptr(scales.address()).ptr(f16.address()).i32(Math.toIntExact(t.rows()))
-                                .i32(Math.toIntExact(t.cols())));
-                        stream.synchronize();
-                    } finally {
-                        free(scales, MemoryCategory.STAGING);
-                    }
-                }
-                default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
+        long f16 = weights.place(2 * n); // a failed upload leaves its room unused until close
+        switch (t.dtype()) {
+            case F16 -> staging.toDevice(t.data(), f16);
+            case F32, BF16 -> {
+                long raw = rawCopy(t);
+                gridStride(kernels.kernel("convert", t.dtype() == DType.F32 ? "convert_f32_to_f16"
+                        : "convert_bf16_to_f16"), n, new KernelArgs().ptr(raw).ptr(f16).i64(n));
             }
-            // The raw scratch is reused by the next upload: this conversion must have read it.
-            stream.synchronize();
-        } catch (RuntimeException e) {
-            free(f16, MemoryCategory.WEIGHTS);
-            throw e;
+            case Q8_0, Q5_0, Q5_1, Q4_0 -> {
+                long raw = rawCopy(t);
+                long blocks = n / 32;
+                gridStride(kernels.kernel("dequant", "dequant_" + t.dtype().name().toLowerCase(Locale.ROOT)
+                        + "_f16"), n, new KernelArgs().ptr(raw).ptr(f16).i64(blocks));
+            }
+            case I8 -> {
+                long raw = rawCopy(t);
+                DeviceBuffer scales = deviceBytes(t.rowScales().byteSize(), MemoryCategory.STAGING);
+                try {
+                    staging.toDevice(t.rowScales(), scales.address());
+                    gridStride(kernels.kernel("dequant", "dequant_i8_f16"), n, new KernelArgs().ptr(raw)
+                            .ptr(scales.address()).ptr(f16).i32(Math.toIntExact(t.rows()))
+                            .i32(Math.toIntExact(t.cols())));
+                    stream.synchronize();
+                } finally {
+                    free(scales, MemoryCategory.STAGING);
+                }
+            }
+            default -> throw new IllegalArgumentException(t.describe() + ": no GPU upload for " + t.dtype());
         }
-        GpuWeight w = new GpuWeight(t, f16);
-        weights.add(w);
-        return w;
+        // The raw scratch is reused by the next upload: this conversion must have read it.
+        stream.synchronize();
+        return new GpuWeight(t, f16);
     }
 
     /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
@@ -248,6 +241,26 @@ final class GpuMemory implements AutoCloseable {
         staging.toHost(s.at(srcOffset), dst, dstOffset, count);
     }
 
+    /**
+     * Tests: the first {@code count} values of an f16 buffer widened to f32, read as raw 4-byte words (an
+     * odd count's buffer is padded to 4 bytes) whose low half is the even value (little-endian devices).
+     */
+    float[] downloadHalf(Buffer src, int count) {
+        GpuBuffer s = anyBuf(src);
+        checkRange(s, 0, count);
+        if (!s.half()) {
+            throw new IllegalArgumentException("an f32 buffer: download it");
+        }
+        float[] words = new float[(count + 1) / 2];
+        staging.toHost(s.at(0), words, 0, words.length);
+        float[] out = new float[count];
+        for (int i = 0; i < count; i++) {
+            int w = Float.floatToRawIntBits(words[i / 2]);
+            out[i] = Float.float16ToFloat((short) (i % 2 == 0 ? w : w >>> 16));
+        }
+        return out;
+    }
+
     /** A copy; f32 into an f16 buffer is rounded (convert_f32_to_f16); an f16 source only into f16. */
     void copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long count) {
         GpuBuffer s = anyBuf(src);
@@ -255,7 +268,7 @@ final class GpuMemory implements AutoCloseable {
         checkRange(s, srcOffset, count);
         checkRange(d, dstOffset, count);
         if (s.half() && !d.half()) {
-            throw new IllegalArgumentException("an f16 buffer is read only by crossAttention, not copied to f32");
+            throw new IllegalArgumentException("an f16 buffer is read only by the attention ops, not copied to f32");
         }
         if (count == 0) {
             return;
@@ -276,8 +289,7 @@ final class GpuMemory implements AutoCloseable {
     /** Frees the weights, the scratch and the staging ring (the stream must have finished with them). */
     @Override
     public void close() {
-        weights.forEach(w -> free(w.f16, MemoryCategory.WEIGHTS));
-        weights.clear();
+        weights.close();
         free(rawScratch, MemoryCategory.STAGING);
         free(hiloPlanes, MemoryCategory.ENCODER_SCRATCH);
         if (halfStage != null) {
@@ -301,7 +313,7 @@ final class GpuMemory implements AutoCloseable {
         return g;
     }
 
-    /** A buffer of this backend, f32 or f16: for the ops that take either (crossAttention, transpose's, copy's dst). */
+    /** A buffer of this backend, f32 or f16: for the ops that take either (attention's K/V, transpose's, copy's dst). */
     static GpuBuffer anyBuf(Buffer b) {
         if (b instanceof GpuBuffer g) {
             return g;

@@ -2,14 +2,13 @@ package dev.dictum.gpu.backend;
 
 import dev.dictum.gpu.HostTensor;
 import dev.dictum.gpu.Weight;
-import dev.dictum.gpu.device.DeviceBuffer;
 
-/** A weight resident on the device as f16, in the file's (PyTorch) layout. */
+/** A weight resident on the device as f16, in the file's (PyTorch) layout, in the backend's WeightArena. */
 final class GpuWeight implements Weight {
     private final HostTensor source;
-    final DeviceBuffer f16;
+    private final long f16;
 
-    GpuWeight(HostTensor source, DeviceBuffer f16) {
+    GpuWeight(HostTensor source, long f16) {
         this.source = source;
         this.f16 = f16;
     }
@@ -20,6 +19,6 @@ final class GpuWeight implements Weight {
     }
 
     long address() {
-        return f16.address();
+        return f16;
     }
 }

@@ -76,6 +76,6 @@ final class HiloGemm {
         kernels.kernel("gemm", h.name()).launch(stream, ceil(n, h.tileCols()), ceil(rows, h.tileRows()), 1, BLOCK,
                 h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
                         .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
-                        .i32(GpuBackend.epilogueCode(epilogue)));
+                        .i32(KernelChoice.epilogueCode(epilogue)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.dictum.gpu.backend;
 
+import dev.dictum.gpu.Epilogue;
 import java.util.regex.Pattern;
 
 /**
@@ -144,5 +145,14 @@ final class KernelChoice {
     static boolean hiloBody(String gemmImage) {
         var cubin = GEMM_CUBIN.matcher(gemmImage);
         return cubin.matches() && Integer.parseInt(cubin.group(1)) >= 80;
+    }
+
+    /** The ABI's epilogue argument (ABI.md): 0 none, 1 GELU, 2 add to out. */
+    static int epilogueCode(Epilogue e) {
+        return switch (e) {
+            case NONE -> 0;
+            case GELU -> 1;
+            case ADD -> 2;
+        };
     }
 }

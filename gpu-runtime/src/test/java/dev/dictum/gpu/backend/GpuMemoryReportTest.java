@@ -32,7 +32,10 @@ class GpuMemoryReportTest {
             int cols = 777; // odd sizes
             be.upload(TestWeights.random(DType.F32, rows, cols, 5)); // converted on the device through the raw scratch
             MemoryReport loaded = be.memoryReport();
-            assertThat(held(loaded, MemoryCategory.WEIGHTS)).isEqualTo(2L * rows * cols);
+            // the weights' first chunk (WeightArena: packed, not one 2 MiB-rounded allocation each)
+            assertThat(held(loaded, MemoryCategory.WEIGHTS)).isEqualTo(WeightArena.CHUNK).isGreaterThan(2L * rows * cols);
+            be.upload(TestWeights.random(DType.F16, rows, cols, 6)); // the same chunk: nothing more from the device
+            assertThat(held(be.memoryReport(), MemoryCategory.WEIGHTS)).isEqualTo(WeightArena.CHUNK);
             assertThat(held(loaded, MemoryCategory.STAGING)).isEqualTo(fixedStaging + 4L * rows * cols);
             be.weightsUploaded();
             assertThat(held(be.memoryReport(), MemoryCategory.STAGING)).isEqualTo(fixedStaging);

@@ -18,7 +18,9 @@ import java.util.logging.Logger;
  * a single sequence keeps its rows together (row {@code p}), as greedy decoding and its captured step
  * always have. {@code DICTUM_BEAM_REORDER=copy} ({@link Reorder#BY_COPY}) keeps the earlier way
  * (sequence-major rows, copied into the second set at every reorder) for A/B runs and for the tests
- * that compare the two.
+ * that compare the two. The caches come from {@link Backend#allocateHalf}: the GPU keeps them in f16
+ * (half the bytes of the largest category after the weights, and of what a decoded token reads; issue 22),
+ * written only by copy, kvAppendStep and projectStep and read only by the attention ops.
  *
  * <p>One token of each of several sequences (beam search, best-of) runs, on a backend that captures
  * steps, as a "beam step" in the same way as the one-sequence step below: its values (tokens,
@@ -122,8 +124,8 @@ final class KvDecoderState implements DecoderState {
         spareValues = new Buffer[layers];
         long cache = (long) maxBatch * ctx * n;
         for (int l = 0; l < layers; l++) {
-            keys[l] = be.allocate(cache, MemoryCategory.SELF_KV);
-            values[l] = be.allocate(cache, MemoryCategory.SELF_KV);
+            keys[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
+            values[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
         }
         last = be.allocate((long) maxBatch * n, MemoryCategory.DECODER_SCRATCH);
         logits = be.allocate((long) maxBatch * dec.dims.nVocab(), MemoryCategory.DECODER_SCRATCH);
@@ -483,8 +485,8 @@ final class KvDecoderState implements DecoderState {
         for (int l = 0; l < keys.length; l++) {
             if (spareKeys[l] == null) {
                 long cache = (long) maxBatch * ctx * n;
-                spareKeys[l] = be.allocate(cache, MemoryCategory.SELF_KV);
-                spareValues[l] = be.allocate(cache, MemoryCategory.SELF_KV);
+                spareKeys[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
+                spareValues[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
             }
             for (int i = 0; i < sourceOf.length; i++) {
                 long count = (long) length * n;

@@ -13,7 +13,7 @@ import dev.dictum.whisper.format.WhisperDims;
  * use before the load, so the free figure the estimate is held against has it taken out already.
  *
  * @param weights        every weight as f16
- * @param selfKv         the decoder states' self-attention caches
+ * @param selfKv         the decoder states' self-attention caches, f16
  * @param crossKv        one window's cross keys (rows padded) and values per decoder layer, f16
  * @param encoderScratch the encoder's activations, the window's output and key projection, the GEMM's
  *                       f16 hi/lo planes of its widest input and the f32 stage of the f16 values
@@ -34,7 +34,7 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
         long frames = d.nAudioCtx();
         long mel = d.melFrames();
         long vocab = d.nVocab();
-        long oneSequence = 4L * 2 * d.nTextLayer() * d.nTextCtx() * t; // keys and values, f32
+        long oneSequence = 2L * 2 * d.nTextLayer() * d.nTextCtx() * t; // keys and values, f16
         long selfKv = oneSequence * (MAX_SEQUENCES + 1); // the widest state and the greedy state
         long crossKv = 2L * d.nTextLayer() * (t * TextDecoder.keysStride(d.nAudioCtx()) + frames * t);
         long encoder = 4L * (d.nMels() * mel + mel * a + 5 * frames * a + frames * 4 * a) // AudioEncoder

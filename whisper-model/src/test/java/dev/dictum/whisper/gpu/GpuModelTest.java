@@ -19,7 +19,7 @@ import dev.dictum.whisper.model.EncodedAudio;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.session.EngineBenchmark;
 import dev.dictum.whisper.session.WhisperEngine;
-import dev.dictum.whisper.testutil.HalfCrossKvCpu;
+import dev.dictum.whisper.testutil.HalfKvCpu;
 import dev.dictum.whisper.testutil.SafetensorsWriter;
 import dev.dictum.whisper.testutil.RandomWhisper;
 import dev.dictum.whisper.testutil.TestData;
@@ -78,9 +78,9 @@ class GpuModelTest {
         Path model = SafetensorsWriter.writeModel(tmp.resolve(size), dims, SEED, DType.F16);
         float[] audio = EngineBenchmark.syntheticAudio(30);
         // The CPU storing the cross K/V in f16 as the GPU does (issue 22): the GPU is held to the model it
-        // runs; what the f16 storage itself moves is HalfCrossKvTest's and the kernels' tests' (3e-4 of an
+        // runs; what the f16 storage itself moves is HalfKvTest's and the kernels' tests' (3e-4 of an
         // attention output, 6e-5 of toy-en's first logits).
-        float[][] cpu = encodeAndFirstLogits(model, HalfCrossKvCpu.create(), audio);
+        float[][] cpu = encodeAndFirstLogits(model, HalfKvCpu.create(), audio);
         for (GpuBackend g : gpus) {
             String name = g.name();
             float[][] gpu = encodeAndFirstLogits(model, g, audio);

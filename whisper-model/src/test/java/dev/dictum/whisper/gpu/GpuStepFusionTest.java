@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The decoder step with its layer norms in the GEMVs' prologue and the K/V appends in the
- * projection's epilogue (issue 12: Backend.normLinear / projectStep, gemv1_f16 / gemv3_1_f16) gives
- * the unfused step's logits (DICTUM_GPU_FUSION=0's path: layer_norm_f32, gemv3_f16, kv_append_f32)
- * within 1e-5 at every position of a greedy decode — both fed the same tokens, the unfused run's
+ * projection's epilogue (issue 12: Backend.normLinear / projectStep, gemv1_f16 / gemv3_1_f16kv into the
+ * f16 caches) gives the unfused step's logits (DICTUM_GPU_FUSION=0's path: layer_norm_f32, gemv3_f16,
+ * kv_append_f16) within 1e-5 at every position of a greedy decode — both fed the same tokens, the unfused run's
  * argmax — and the same transcript; with graphs (CUDA: the fused step captured and replayed) and
  * eagerly (HIP has no graphs; CUDA with graphs refused).
  */

@@ -1,0 +1,181 @@
+package dev.dictum.whisper.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.MemoryCategory;
+import dev.dictum.gpu.MemoryReport;
+import dev.dictum.gpu.backend.GpuBackend;
+import dev.dictum.gpu.select.Backends;
+import dev.dictum.whisper.format.WhisperDims;
+import dev.dictum.whisper.mel.LogMel;
+import dev.dictum.whisper.model.DecoderState;
+import dev.dictum.whisper.model.EncodedAudio;
+import dev.dictum.whisper.model.ModelMemory;
+import dev.dictum.whisper.model.WhisperModel;
+import dev.dictum.whisper.session.EngineBenchmark;
+import dev.dictum.whisper.session.WhisperEngine;
+import dev.dictum.whisper.testutil.RandomWhisper;
+import dev.dictum.whisper.testutil.SafetensorsWriter;
+import dev.dictum.whisper.tokenizer.SpecialTokens;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 22, where large-v3's GPU memory goes: the device's own figure (total − free, cuMemGetInfo)
+ * after each phase of one transcription-shaped run of a random large-v3 (f16 weights, 30 s of audio),
+ * printed beside the ledger's categories, so that what the device holds beyond the ledger (the
+ * context, code objects, local memory, graphs, the allocator's rounding) is attributed to the phase
+ * that took it: context, opened (self-test), every module loaded, weights uploaded (with the upload's
+ * transient staging peak), encoder run, greedy prompt, first greedy step (eager, then captured as a
+ * graph), a replayed step, a beam-5 prompt, its first step (captured), a step after a reorder, and
+ * after the decoders and the window are closed. A diagnostic first (its table goes to the log); its
+ * assertions are the ledger's crisp figures: the self K/V of the greedy and the beam-5 state and one
+ * window's cross K/V are exactly {@link ModelMemory}'s (f16: 2 bytes a value), and the device never
+ * holds less than the ledger.
+ */
+class GpuMemoryPhasesTest {
+    private static final long SEED = 20261127;
+    private static final double MIB = 1 << 20;
+
+    @TempDir
+    Path tmp;
+
+    /** One phase's line: device used, its change, the ledger's total and what the device holds beyond it. */
+    private static final class Phases {
+        private final GpuBackend gpu;
+        private long lastDevice;
+        private long lastLedger;
+
+        Phases(GpuBackend gpu) {
+            this.gpu = gpu;
+            MemoryReport r = gpu.memoryReport();
+            System.out.printf(Locale.ROOT, "%-34s %9s %9s %9s %9s %9s   %s%n", "phase (large-v3, " + gpu.name() + ")",
+                    "device", "Δdevice", "ledger", "Δledger", "beyond", "ledger by category now (MiB)");
+            System.out.printf(Locale.ROOT, "%-34s %9.0f %9s %9s %9s %9s   (before the backend allocated anything)%n",
+                    "context", r.deviceUsedAtStart() / MIB, "", "", "", "");
+            lastDevice = r.deviceUsedAtStart();
+        }
+
+        MemoryReport phase(String what) {
+            gpu.synchronize();
+            MemoryReport r = gpu.memoryReport();
+            long ledger = r.total().current();
+            long beyond = r.deviceUsedNow() - r.deviceUsedAtStart() - ledger;
+            StringBuilder cats = new StringBuilder();
+            for (var e : r.byCategory().entrySet()) {
+                if (e.getValue().current() > 0 || e.getValue().peak() > 0) {
+                    cats.append(String.format(Locale.ROOT, "%s %.0f (peak %.0f); ", e.getKey(),
+                            e.getValue().current() / MIB, e.getValue().peak() / MIB));
+                }
+            }
+            System.out.printf(Locale.ROOT, "%-34s %9.0f %+9.0f %9.0f %+9.0f %9.0f   %s%n", what, r.deviceUsedNow() / MIB,
+                    (r.deviceUsedNow() - lastDevice) / MIB, ledger / MIB, (ledger - lastLedger) / MIB, beyond / MIB,
+                    cats);
+            assertThat(r.deviceUsedNow() - r.deviceUsedAtStart()).as(what + ": the device holds the ledger at least")
+                    .isGreaterThanOrEqualTo(ledger);
+            lastDevice = r.deviceUsedNow();
+            lastLedger = ledger;
+            return r;
+        }
+    }
+
+    @Test
+    void largeV3PhaseByPhase() {
+        GpuBackend gpu = cuda();
+        WhisperDims dims = RandomWhisper.LARGE_V3;
+        ModelMemory estimate = ModelMemory.onGpu(dims);
+        Path model = SafetensorsWriter.writeModel(tmp.resolve("large-v3"), dims, SEED, DType.F16);
+        Phases p = new Phases(gpu);
+        p.phase("opened (self-test run)");
+        gpu.loadAllModules();
+        p.phase("every module loaded");
+        try (WhisperEngine e = WhisperEngine.load(model, gpu)) {
+            MemoryReport loaded = p.phase("weights uploaded");
+            System.out.printf(Locale.ROOT, "  upload staging peak (raw scratch, freed after the upload): %.0f MiB%n",
+                    loaded.byCategory().get(MemoryCategory.STAGING).peak() / MIB);
+            WhisperModel m = e.model();
+            SpecialTokens s = m.vocabulary().specials();
+            int[] prompt = {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
+            float[][] one = new float[1][dims.nVocab()];
+            float[][] five = new float[5][dims.nVocab()];
+            try (EncodedAudio enc = m.encode(new LogMel(dims.nMels()).window(EngineBenchmark.syntheticAudio(30)))) {
+                MemoryReport encoded = p.phase("encoder run");
+                assertThat(encoded.byCategory().get(MemoryCategory.CROSS_KV).current()).as("one window's cross K/V")
+                        .isEqualTo(estimate.crossKv());
+                try (DecoderState greedy = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
+                    p.phase("decoder states allocated (1 + 5)");
+                    greedy.reset(enc, 1);
+                    greedy.feed(new int[][] {prompt}, one);
+                    p.phase("greedy prompt (4 tokens)");
+                    greedy.feed(new int[][] {{s.noTimestamps() + 1}}, one);
+                    p.phase("first greedy step (+ graph capture)");
+                    greedy.feed(new int[][] {{s.noTimestamps() + 2}}, one);
+                    p.phase("second greedy step (replay)");
+                    beams.reset(enc, 5);
+                    beams.feed(new int[][] {prompt, prompt, prompt, prompt, prompt}, five);
+                    p.phase("beam-5 prompt");
+                    beams.feed(tokens(5, s.noTimestamps() + 3), five);
+                    p.phase("first beam-5 step (+ graph capture)");
+                    beams.reorder(new int[] {0, 0, 1, 1, 2});
+                    beams.feed(tokens(5, s.noTimestamps() + 4), five);
+                    MemoryReport stepped = p.phase("beam-5 step after a reorder");
+                    assertThat(stepped.byCategory().get(MemoryCategory.SELF_KV).current())
+                            .as("the greedy and the beam-5 state's self K/V, f16").isEqualTo(estimate.selfKv());
+                }
+            }
+            p.phase("decoders and window closed");
+            m.releaseScratch();
+            p.phase("scratch released");
+        }
+    }
+
+    /**
+     * The driver's rounding of one allocation, measured: 32 buffers each of sizes the model allocates
+     * (large-v3's 1280 × 1280 and 1280 × 5120 f16 matrices — one allocation each before WeightArena —, a
+     * greedy state's f16 cache layer, a 1 MiB one), the device's figure per buffer printed beside the
+     * buffer's size. The figure is never below the size (the ledger's bytes are on the device).
+     */
+    @Test
+    void theDeviceFigurePerAllocation() {
+        GpuBackend gpu = cuda();
+        try (gpu) {
+            long[] floats = {1280L * 1280 / 2, 1280L * 5120 / 2, 448L * 1280 / 2, 1L << 18};
+            String[] what = {"1280x1280 f16", "1280x5120 f16", "448x1280 f16 (greedy K or V)", "1 MiB"};
+            for (int i = 0; i < floats.length; i++) {
+                java.util.List<dev.dictum.gpu.Buffer> held = new java.util.ArrayList<>();
+                gpu.synchronize();
+                long before = gpu.memoryReport().deviceUsedNow();
+                for (int j = 0; j < 32; j++) {
+                    held.add(gpu.allocate(floats[i], MemoryCategory.OTHER));
+                }
+                long per = (gpu.memoryReport().deviceUsedNow() - before) / 32;
+                System.out.printf(Locale.ROOT, "allocation of %s (%.3f MiB): the device's figure grows %.3f MiB each%n",
+                        what[i], 4 * floats[i] / MIB, per / MIB);
+                assertThat(per).as(what[i]).isGreaterThanOrEqualTo(4 * floats[i]);
+                held.forEach(dev.dictum.gpu.Buffer::close);
+            }
+        }
+    }
+
+    /** The CUDA backend, or the test is skipped ("skipped: no GPU"). */
+    private static GpuBackend cuda() {
+        try {
+            return Backends.openGpu("cuda");
+        } catch (IllegalArgumentException e) {
+            assumeTrue(false, "skipped: no GPU (" + e.getMessage() + ")");
+            throw e;
+        }
+    }
+
+    private static int[][] tokens(int rows, int token) {
+        int[][] t = new int[rows][];
+        for (int b = 0; b < rows; b++) {
+            t[b] = new int[] {token + b};
+        }
+        return t;
+    }
+}
