@@ -66,7 +66,7 @@ class InterruptedDictationTest {
     void aKilledProcessLeavesTheRecordingSoFarForTheNextStart() throws Exception {
         float[] voice = AudioInput.readMono16k(SAMPLE);
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Ddictum.testdata="
+                "-cp", childClassPath(), "-Ddictum.testdata="
                 + System.getProperty("dictum.testdata"), DictatingUntilKilled.class.getName(), dir.toString(),
                 SAMPLE.toString()).redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
@@ -333,5 +333,20 @@ class InterruptedDictationTest {
             System.out.flush();
             Thread.sleep(Long.MAX_VALUE);
         }
+    }
+
+    /**
+     * The class path the child needs: the JVM's, and where a launcher loaded the tests through a class
+     * loader of its own (the GPU bundle's JUnit console launcher: its {@code java.class.path} holds only
+     * the launcher), that loader's jars and folders too.
+     */
+    private static String childClassPath() throws Exception {
+        StringBuilder cp = new StringBuilder(System.getProperty("java.class.path"));
+        if (InterruptedDictationTest.class.getClassLoader() instanceof java.net.URLClassLoader loader) {
+            for (java.net.URL u : loader.getURLs()) {
+                cp.append(java.io.File.pathSeparator).append(Path.of(u.toURI()));
+            }
+        }
+        return cp.toString();
     }
 }

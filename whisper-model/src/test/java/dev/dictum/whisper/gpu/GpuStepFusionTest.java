@@ -70,8 +70,14 @@ class GpuStepFusionTest {
             List<float[]> want = stepLogits(u.model(), audio, tokens);
             List<float[]> got = stepLogits(f.model(), audio, tokens);
             assertThat(got).hasSameSizeAs(want);
+            // The self K/V caches hold f16 (issue 22): the fused and unfused projections differ in the
+            // last f32 bits (summation order), and a K or V value that sits on an f16 rounding boundary
+            // is stored one f16 ulp (~1e-3 relative) apart; through attention that moves the logits by
+            // ~1e-5 (1.6e-5 measured on the HIP stand-in, H200, session 7), an order of magnitude
+            // inside the f16 storage's own cost against f32 (~3e-4, GpuSelfAttentionF16Test). The
+            // transcripts below must still be identical.
             for (int i = 0; i < want.size(); i++) {
-                assertThat(relErr(got.get(i), want.get(i))).as("logits of step %d", i).isLessThanOrEqualTo(1e-5);
+                assertThat(relErr(got.get(i), want.get(i))).as("logits of step %d", i).isLessThanOrEqualTo(1e-4);
             }
             if (how.equals("cuda graphs")) {
                 assertThat(fused.graphsRefused()).as("graphs refused").isNull();
