@@ -370,6 +370,7 @@ public final class DictationController implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        listeners.close(); // after the worker: its last changes are still told
     }
 
     /**

@@ -38,6 +38,11 @@ final class ListenerDispatch {
         each(l -> l.recordingEnded(how));
     }
 
+    /** Tells what is queued, then ends the thread. */
+    void close() {
+        thread.shutdown();
+    }
+
     private void each(Consumer<DictationController.Listener> call) {
         thread.execute(() -> {
             for (DictationController.Listener l : listeners) {

@@ -88,29 +88,63 @@ class GlobalHotkeysGrabTest {
                 new RecordingsFolder(dir.resolve("rec")), () -> null, (kind, message) -> { }));
     }
 
+    /**
+     * Counts the controller's status changes. Listeners are told in order on the controller's listener
+     * thread, so once this one (added after GlobalHotkeys) has seen the n-th change, so has GlobalHotkeys.
+     */
+    static final class Changes implements DictationController.Listener {
+        private final java.util.concurrent.Semaphore seen = new java.util.concurrent.Semaphore(0);
+
+        @Override
+        public void changed(DictationController.Status status) {
+            seen.release();
+        }
+
+        void await(int changes) throws InterruptedException {
+            assertThat(seen.tryAcquire(changes, 5, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("%d status changes told to the listeners", changes).isTrue();
+        }
+
+        /** At least {@code changes}, then none for 300 ms: the worker's late changes told too. */
+        void awaitQuiet(int changes) throws InterruptedException {
+            await(changes);
+            while (seen.tryAcquire(300, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                seen.drainPermits();
+            }
+        }
+    }
+
     @Test
-    void escapeAndStopAndEnterAreHeldOnlyWhileRecording() {
+    void escapeAndStopAndEnterAreHeldOnlyWhileRecording() throws InterruptedException {
         FakeGrabs grabs = new FakeGrabs(Set.of());
         try (DictationController c = controller()) {
             new GlobalHotkeys(c, Settings.defaults().hotkeys(), grabs, p -> { });
+            Changes changes = new Changes();
+            c.addListener(changes);
             assertThat(grabs.names()).containsExactlyInAnyOrder("Ctrl+Alt+Space", "Ctrl+Alt+V");
             assertThat(c.start()).isTrue();
+            changes.await(1);
             assertThat(grabs.names()).containsExactlyInAnyOrder("Ctrl+Alt+Space", "Ctrl+Alt+V",
                     "Escape (with any modifiers)", "Ctrl+Alt+Enter");
             c.cancel();
+            changes.await(1);
             assertThat(grabs.names()).containsExactlyInAnyOrder("Ctrl+Alt+Space", "Ctrl+Alt+V");
         }
     }
 
     @Test
-    void aCombinationAnotherProgramHoldsIsToldOnceNotAtEveryRecording() {
+    void aCombinationAnotherProgramHoldsIsToldOnceNotAtEveryRecording() throws InterruptedException {
         FakeGrabs grabs = new FakeGrabs(Set.of("Escape"));
         List<String> problems = new CopyOnWriteArrayList<>();
         try (DictationController c = controller()) {
             new GlobalHotkeys(c, Settings.defaults().hotkeys(), grabs, problems::add);
+            Changes changes = new Changes();
+            c.addListener(changes);
             for (int i = 0; i < 3; i++) {
                 c.start();
+                changes.await(1); // the grabs follow the recording as the listeners are told it
                 c.cancel();
+                changes.awaitQuiet(1); // idle, and the worker's changes for the kept recording
             }
             assertThat(problems).containsExactly(
                     "Escape also reaches other windows: another program holds it (choose another hotkey in Settings)");
