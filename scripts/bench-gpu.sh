@@ -187,7 +187,14 @@ done
 for s in "${SIZES[@]}"; do
   [ -z "${SKIP_TRANSFORMERS:-}" ] || break
   log "transformers $s"
-  python3 "$B/bench_gpu_models.py" bench "$s" "$WORK/$s" 2>>"$OUTD/transformers.log" | tail -1 >>"$RES"
+  # Its peak measured as Dictum's and whisper.cpp's are (the device's figure, context included); the
+  # allocator's own max_memory_allocated, which leaves out the CUDA context, cuBLAS's workspace and the
+  # caching allocator's slack, is kept beside it as allocator_peak_mib.
+  peak_start
+  j="$(python3 "$B/bench_gpu_models.py" bench "$s" "$WORK/$s" 2>>"$OUTD/transformers.log" | tail -1)"
+  peak="$(peak_stop)"
+  [ -z "$j" ] || python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d["allocator_peak_mib"]=d.get("peak_gpu_mib")
+d["peak_gpu_mib"]=float(sys.argv[2])-float(sys.argv[3]); print(json.dumps(d))' "$j" "$peak" "$BASE_MIB" >>"$RES"
 done
 python3 - >>"$RES" 2>>"$OUTD/transformers.log" <<'PY'
 import json, torch, statistics

@@ -9,7 +9,8 @@
 // One module, three bodies chosen per target at build time (same ABI; queries per block: ABI.md), each
 // in its own header; the online-softmax steps they share are attention_softmax.cuh's:
 // - NVIDIA (nvcc), sm_80+ cubins at head size <= 64: dg_attention_mma64 (attention_mma64.cuh; 64
-//   queries per block, m16n8k16). Otherwise, and in the shipped compute_75 PTX:
+//   queries per block, m16n8k16). Head sizes 65..128 (no Whisper): the portable body below, as on AMD.
+//   Otherwise, and in the shipped compute_75 PTX:
 // - NVIDIA (nvcc): dg_attention_mma (attention_mma.cuh), tensor cores (dg_mma.cuh), FlashAttention-2 style. Warp w owns 16 query rows
 //   ((w % 2) * 16 ..) and the warp pair w / 2 takes the first or second 16 keys of every 32-key
 //   chunk. Q sits in registers as f16 hi/lo fragments; each pair stages its 16 keys (hi/lo) and
@@ -35,10 +36,12 @@
 #include "dg_mma_sm80.cuh"
 #endif
 // At least 4 blocks (16 warps) per SM: caps registers at 128 per thread, which the head-size-64
-// path (every Whisper) fits without spills; only head sizes 65..128 pay spills.
+// paths (every Whisper) fit without spills; at head size 128 the tensor-core body spilled, so those
+// heads take the portable body, and no path of the function needs a stack (CudaDriver: why it matters).
 #define DG_AMMA_MIN_BLOCKS 4
 #include "attention_mma.cuh"
 #include "attention_mma64.cuh"
+#include "attention_portable.cuh"
 
 // Queries go to blocks in runs of 32: gridDim.x blocks share them, each taking
 // roundUp(ceil(queries / gridDim.x), 32), so any grid covers every query once. GpuBackend launches
@@ -63,13 +66,17 @@ extern "C" __global__ void __launch_bounds__(DG_AT, DG_AMMA_MIN_BLOCKS) attentio
     const int per = ((queries + (int) gridDim.x - 1) / (int) gridDim.x + DG_AQ - 1) & ~(DG_AQ - 1);
     const int first = (int) blockIdx.x * per;
     const int end = min(first + per, queries);
-    if (hd > 64) { // no Whisper; spills at the 128-register cap (GpuBackend launches 32 queries per block)
+    if (hd > 64) {
+        // No Whisper has such heads: they take the portable f32 body (32 queries per call, as GpuBackend
+        // launches them). The tensor-core body at head size 128 spilled 328 bytes a thread at the
+        // 128-register cap, and a function's stack frame is what the CUDA driver reserves for every
+        // thread the device can hold (CudaDriver: ~85 MiB on an H200), whichever path runs.
         for (int i0 = first; i0 < end; i0 += DG_AQ) {
             if (i0 != first) {
                 __syncthreads(); // the previous call's last reads of shared memory are done
             }
-            dg_attention_mma<128>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd, b, h,
-                                  i0);
+            dg_attention_portable<128, 2>(qb, qStride, queries, kb, vb, kvStride, keys[b], hd, causal, ob, heads * hd,
+                                          i0);
         }
         return;
     }

@@ -1,5 +1,6 @@
-// attention_f32's portable f32 body (every AMD target; NVIDIA only as the test-only module
-// attention_portable): see attention.cu. Included by attention.cu's portable branch.
+// attention_f32's portable f32 body (every AMD target; on NVIDIA the head sizes 65..128, and every
+// head size in the test-only module attention_portable): see attention.cu. Included by both of its
+// branches.
 #pragma once
 #include "attention_softmax.cuh"
 

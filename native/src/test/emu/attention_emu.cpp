@@ -9,7 +9,7 @@
 //   g++ -std=c++20 -O2 -DDG_EMU_MMA -DDG_EMU_ARCH=800 -I<cuda>/include -I<this dir> -I<src/kernels>
 //       attention_emu.cpp
 // launched as GpuBackend launches each (the portable body 32 queries per block; the NVIDIA body 64
-// at head size <= 64, else 32). "hd64" as argument runs the head-size-64 shapes only (the
+// at head size <= 64, else 32, where it runs the portable body). "hd64" as argument runs the head-size-64 shapes only (the
 // -D__gfx1100__ build, whose 64 path takes 2 queries per lane). Exit status 0 and "0 failed" when
 // every output is within 1e-5.
 #ifdef DG_EMU_MMA
@@ -20,6 +20,7 @@
 #include "mma_emu.h"
 #define __CUDA_ARCH__ DG_EMU_ARCH // after CUDA's headers, whose host code must not see it
 alignas(16) unsigned char dg_smem[48 * 1024]; // the dynamic shared memory of one block
+alignas(16) float dg_psm[2 * 32 * 128]; // the same for the portable body (the NVIDIA entry's head sizes > 64)
 #define DG_EMU_SMEM dg_smem
 #define DG_EMU_QPB(hd) ((hd) <= 64 ? 64 : 32)
 #else
@@ -44,7 +45,10 @@ static double check(int batch, int queries, int keys, int heads, int hd, int cau
     const int qpb = DG_EMU_QPB(hd);
     emu_launch({(unsigned) ((queries + qpb - 1) / qpb), (unsigned) heads, (unsigned) batch}, 128, false,
         [&] { attention_f32(q.data(), qStride, batch, queries, k.data() + kvOff, v.data() + kvOff, kvBatch, kvStride, nk.data(), heads, hd, causal, out.data()); },
-        [] { std::memset(DG_EMU_SMEM, 0xff, sizeof DG_EMU_SMEM); }); // poisoned per block: NaN where nothing was staged
+        [] { // poisoned per block: NaN where nothing was staged
+            std::memset(DG_EMU_SMEM, 0xff, sizeof DG_EMU_SMEM);
+            std::memset(dg_psm, 0xff, sizeof dg_psm);
+        });
     double num = 0, den = 0;
     for (int b = 0; b < batch; b++) for (int h = 0; h < heads; h++) for (int i = 0; i < queries; i++) {
         int vis = causal ? nk[b] - queries + i + 1 : nk[b];

@@ -48,6 +48,28 @@ public interface Backend extends AutoCloseable {
         return allocate(values, category);
     }
 
+    /**
+     * {@code count} buffers as {@link #allocateHalf}, each closed on its own, that the backend may place in
+     * one allocation (the GPU: its pages round once for the set, not once a buffer). This default
+     * allocates them one by one.
+     */
+    default Buffer[] allocateHalf(long values, int count, MemoryCategory category) {
+        Buffer[] set = new Buffer[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                set[i] = allocateHalf(values, category);
+            }
+        } catch (RuntimeException e) {
+            for (Buffer b : set) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+            throw e;
+        }
+        return set;
+    }
+
     /** What this backend holds, by category, and the device's own figure where it has one. */
     default MemoryReport memoryReport() {
         return new MemoryLedger().report(-1, -1, -1);

@@ -141,6 +141,12 @@ public final class GpuBackend implements Backend {
         return memory.allocate(values, true, category);
     }
 
+    /** One allocation for the whole set: the 2 MiB pages round once, not once a buffer. */
+    @Override
+    public synchronized Buffer[] allocateHalf(long values, int count, MemoryCategory category) {
+        return memory.allocateSet(values, count, true, category);
+    }
+
     @Override
     public synchronized MemoryReport memoryReport() {
         return memory.report();

@@ -214,6 +214,25 @@ final class GpuMemory implements AutoCloseable {
     }
 
     /**
+     * {@code count} buffers of {@code values} zeros each ({@link #allocate}) in one device allocation, each
+     * starting {@link WeightArena#ALIGN}-aligned ({@link GpuBuffer.Shared}: why).
+     */
+    GpuBuffer[] allocateSet(long values, int count, boolean half, MemoryCategory category) {
+        long words = half ? (values + 1) / 2 : values;
+        long stride = (4 * words + WeightArena.ALIGN - 1) / WeightArena.ALIGN * WeightArena.ALIGN;
+        DeviceBuffer m = device.allocate(Math.max(1, stride * count));
+        if (words > 0) {
+            stream.fill32(m.address(), 0, stride / 4 * count);
+        }
+        GpuBuffer.Shared shared = new GpuBuffer.Shared(m, count);
+        GpuBuffer[] set = new GpuBuffer[count];
+        for (int i = 0; i < count; i++) {
+            set[i] = new GpuBuffer(shared, i * stride, stride, values, half, ledger, category);
+        }
+        return set;
+    }
+
+    /**
      * An f32 buffer of at least {@code floats} values for a projection whose out is f16: it lands here
      * and is then rounded into the out ({@link #copy}). One buffer, grown to the largest seen, counted
      * as encoder scratch: only the window's cross values take this way, once per layer and window.

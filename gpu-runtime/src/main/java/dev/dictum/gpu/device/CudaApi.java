@@ -22,6 +22,7 @@ interface CudaApi extends Library {
     int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
     int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
     int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+    int CU_LIMIT_STACK_SIZE = 0;
 
     int cuInit(int flags);
 
@@ -42,6 +43,10 @@ interface CudaApi extends Library {
     int cuCtxSetCurrent(long context);
 
     int cuCtxSynchronize();
+
+    int cuCtxSetLimit(int limit, long value);
+
+    int cuCtxGetLimit(LongByReference value, int limit);
 
     int cuMemGetInfo_v2(LongByReference free, LongByReference total);
 

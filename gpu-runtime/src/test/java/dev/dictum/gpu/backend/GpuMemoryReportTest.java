@@ -85,4 +85,50 @@ class GpuMemoryReportTest {
             assertThat(held(be.memoryReport(), MemoryCategory.CROSS_KV)).isZero();
         }
     }
+
+    /**
+     * Issue 22: a set of caches (Backend#allocateHalf with a count: a decoder's 32 layers of keys) takes
+     * one device allocation, so the 2 MiB pages round once: large-v3's batch-1 keys, 1.09 MiB a layer,
+     * took 2 MiB each one by one. Each buffer of the set is its own (an odd count of values, written and
+     * read back per buffer), and the memory goes back with the last of the set, not before.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void aSetOfCachesTakesOneAllocationAndGoesWithItsLastBuffer(String api) {
+        try (GpuBackend be = new GpuBackend(Gpus.probe(api).driver(), 0)) {
+            int layers = 32;
+            long each = 448L * 1280; // large-v3's keys of one layer at batch 1
+            long before = be.memoryReport().deviceUsedNow();
+            Buffer[] set = be.allocateHalf(each, layers, MemoryCategory.SELF_KV);
+            long grew = be.memoryReport().deviceUsedNow() - before;
+            assertThat(held(be.memoryReport(), MemoryCategory.SELF_KV)).isEqualTo(2 * each * layers);
+            assertThat(grew).as("one allocation: rounded up once to the 2 MiB page")
+                    .isGreaterThanOrEqualTo(2 * each * layers).isLessThanOrEqualTo(2 * each * layers + (2 << 20));
+            for (int l = 0; l < layers - 1; l++) {
+                set[l].close();
+            }
+            assertThat(be.memoryReport().deviceUsedNow() - before).as("held while one of the set is open").isEqualTo(grew);
+            set[layers - 1].close();
+            assertThat(be.memoryReport().deviceUsedNow() - before).as("freed with the last").isLessThan(grew);
+            assertThat(held(be.memoryReport(), MemoryCategory.SELF_KV)).isZero();
+
+            int count = 1001; // odd: each buffer padded to a whole word, then to 256 bytes
+            Buffer[] small = be.allocateHalf(count, 5, MemoryCategory.CROSS_KV);
+            java.util.Random rnd = new java.util.Random(22);
+            float[][] wrote = new float[small.length][count];
+            try (Buffer src = be.allocate(count, MemoryCategory.OTHER)) {
+                for (int i = 0; i < small.length; i++) {
+                    for (int j = 0; j < count; j++) {
+                        wrote[i][j] = Float.float16ToFloat(Float.floatToFloat16((float) rnd.nextGaussian()));
+                    }
+                    be.upload(wrote[i], 0, src, 0, count);
+                    be.copy(src, 0, small[i], 0, count);
+                }
+            }
+            for (int i = 0; i < small.length; i++) {
+                assertThat(be.downloadHalf(small[i], count)).as("buffer %d of the set", i).containsExactly(wrote[i]);
+                small[i].close();
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@ import dev.dictum.gpu.HostTensor;
 import dev.dictum.gpu.ModelTooLarge;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.cpu.TestWeights;
+import dev.dictum.gpu.device.CudaDriver;
 import dev.dictum.gpu.device.Device;
 import dev.dictum.gpu.device.DeviceBuffer;
 import dev.dictum.gpu.device.FaultInjectingDriver;
@@ -26,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,6 +49,40 @@ class GpuRuntimeTest {
             assertThat(gpu.loadedImages()).hasSize(14).allSatisfy(i -> assertThat(i).matches(
                     "(" + arch + "/\\w+\\.cubin|ptx/\\w+\\.ptx)"));
         }
+    }
+
+    /**
+     * Issue 22: the CUDA context reserves its per-thread stack limit for every thread the device holds (1 KiB
+     * by default: 264 MiB of an H200). CudaDriver sets it to 0, and the driver raises it at the launch of a
+     * kernel with a stack frame, for good: so it still reads 0 after attention at head sizes 64 and 128
+     * (the NVIDIA body at 128 spilled 328 bytes a thread) only while no kernel of ours needs a stack.
+     */
+    @Test
+    void theCudaContextReservesNoStackBecauseNoKernelNeedsOne() {
+        GpuBackend gpu = Gpus.backend("cuda");
+        SelfTest.Result r = SelfTest.run(gpu);
+        assertThat(r.passed()).as(r.describe()).isTrue();
+        java.util.Random rnd = new java.util.Random(5);
+        for (int hd : new int[] {64, 128}) {
+            int heads = 2;
+            int queries = 70;
+            int keys = 129;
+            int d = heads * hd;
+            try (Buffer q = gpu.allocate((long) queries * d); Buffer k = gpu.allocate((long) keys * d);
+                    Buffer v = gpu.allocate((long) keys * d); Buffer out = gpu.allocate((long) queries * d)) {
+                for (Buffer b : new Buffer[] {q, k, v}) {
+                    int n = Math.toIntExact(b.floats());
+                    float[] x = new float[n];
+                    for (int i = 0; i < n; i++) {
+                        x[i] = (float) rnd.nextGaussian();
+                    }
+                    gpu.upload(x, 0, b, 0, n);
+                }
+                gpu.attention(q, d, 1, queries, k, v, 0, (long) keys * d, d, new int[] {keys}, heads, hd, false, out);
+                gpu.synchronize();
+            }
+        }
+        assertThat(((CudaDriver) gpu.driver()).stackBytesPerThread()).as("bytes of stack reserved per thread").isZero();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -118,15 +118,12 @@ final class KvDecoderState implements DecoderState {
         this.beamStride = ctx;
         this.beamRows = new BeamRows(be, maxBatch, ctx);
         int layers = dec.blocks.length;
-        keys = new Buffer[layers];
-        values = new Buffer[layers];
         spareKeys = new Buffer[layers];
         spareValues = new Buffer[layers];
         long cache = (long) maxBatch * ctx * n;
-        for (int l = 0; l < layers; l++) {
-            keys[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
-            values[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
-        }
+        // every layer's keys in one set and its values in another (the GPU: one allocation each)
+        keys = be.allocateHalf(cache, layers, MemoryCategory.SELF_KV);
+        values = be.allocateHalf(cache, layers, MemoryCategory.SELF_KV);
         last = be.allocate((long) maxBatch * n, MemoryCategory.DECODER_SCRATCH);
         logits = be.allocate((long) maxBatch * dec.dims.nVocab(), MemoryCategory.DECODER_SCRATCH);
         keyCounts = new int[maxBatch];
@@ -482,12 +479,12 @@ final class KvDecoderState implements DecoderState {
     /** {@link Reorder#BY_COPY}: sequence i's rows copied from its source's into the second set, then swapped. */
     private void copyRows(int[] sourceOf) {
         greedyGraph.drop(); // the caches it names move
+        if (spareKeys[0] == null) {
+            long cache = (long) maxBatch * ctx * n;
+            spareKeys = be.allocateHalf(cache, keys.length, MemoryCategory.SELF_KV);
+            spareValues = be.allocateHalf(cache, keys.length, MemoryCategory.SELF_KV);
+        }
         for (int l = 0; l < keys.length; l++) {
-            if (spareKeys[l] == null) {
-                long cache = (long) maxBatch * ctx * n;
-                spareKeys[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
-                spareValues[l] = be.allocateHalf(cache, MemoryCategory.SELF_KV);
-            }
             for (int i = 0; i < sourceOf.length; i++) {
                 long count = (long) length * n;
                 be.copy(keys[l], (long) sourceOf[i] * ctx * n, spareKeys[l], (long) i * ctx * n, count);

@@ -32,16 +32,15 @@ final class WindowBuffers {
     /** Allocates a set for {@code frames} encoder positions of {@code cols} channels and {@code layers} decoder layers. */
     static WindowBuffers allocate(Backend be, int frames, int cols, int layers) {
         int stride = TextDecoder.keysStride(frames);
+        Buffer output = be.allocate((long) frames * cols, MemoryCategory.ENCODER_SCRATCH);
         Buffer[] keysT = new Buffer[layers];
         Buffer[] values = new Buffer[layers];
-        Buffer output = be.allocate((long) frames * cols, MemoryCategory.ENCODER_SCRATCH);
         WindowBuffers b = new WindowBuffers(frames, cols, output, keysT, stride, values);
         try {
-            for (int l = 0; l < layers; l++) {
-                // f16 where the backend stores them so (the GPU: half of what every decoded token reads)
-                keysT[l] = be.allocateHalf((long) cols * stride, MemoryCategory.CROSS_KV);
-                values[l] = be.allocateHalf((long) frames * cols, MemoryCategory.CROSS_KV);
-            }
+            // f16 where the backend stores them so (the GPU: half of what every decoded token reads), every
+            // layer's keys in one set and its values in another (the GPU: one allocation each)
+            System.arraycopy(be.allocateHalf((long) cols * stride, layers, MemoryCategory.CROSS_KV), 0, keysT, 0, layers);
+            System.arraycopy(be.allocateHalf((long) frames * cols, layers, MemoryCategory.CROSS_KV), 0, values, 0, layers);
         } catch (RuntimeException e) {
             b.free();
             throw e;

@@ -67,6 +67,13 @@ public final class GraphRecordingBackend {
             case "capture":
                 return capture((Runnable) args[0]);
             case "allocate", "allocateHalf": // the window's cross K/V come from allocateHalf
+                if (m.getReturnType() == Buffer[].class) { // a set (the K/V caches of every layer)
+                    Buffer[] set = (Buffer[]) invoke(m, args);
+                    for (int i = 0; i < set.length; i++) {
+                        set[i] = new Tracked(set[i]);
+                    }
+                    return set;
+                }
                 return new Tracked((Buffer) invoke(m, args));
             default:
                 break;

@@ -28,6 +28,14 @@ public final class HalfKvCpu {
         Set<Buffer> half = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         return (Backend) Proxy.newProxyInstance(Backend.class.getClassLoader(), new Class<?>[] {Backend.class},
                 (proxy, m, args) -> {
+                    if (m.getName().equals("allocateHalf") && args.length == 3) { // a set: each buffer as below
+                        Buffer[] set = new Buffer[(Integer) args[1]];
+                        for (int i = 0; i < set.length; i++) {
+                            set[i] = cpu.allocate((Long) args[0], (MemoryCategory) args[2]);
+                            half.add(set[i]);
+                        }
+                        return set;
+                    }
                     if (m.getName().equals("allocateHalf")) {
                         Buffer b = cpu.allocate((Long) args[0], (MemoryCategory) args[1]);
                         half.add(b);
