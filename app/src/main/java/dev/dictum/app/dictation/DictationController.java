@@ -512,7 +512,7 @@ public final class DictationController implements AutoCloseable {
         publish();
         try {
             long t0 = System.nanoTime();
-            p.keyboard().awaitModifiersReleased(MODIFIER_WAIT_MILLIS); // ends on the key-release event
+            p.keyboard().awaitShortcutKeysReleased(MODIFIER_WAIT_MILLIS); // ends on the key-release event
             long t1 = System.nanoTime();
             if (!p.focus().refocus(target)) {
                 LOG.info("the window that had focus at the start is gone; inserting into the focused one");

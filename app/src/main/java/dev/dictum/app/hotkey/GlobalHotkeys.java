@@ -97,7 +97,7 @@ public final class GlobalHotkeys implements AutoCloseable {
             KeyboardWatch keyboard, Consumer<String> problems) {
         this.controller = controller;
         this.keyboard = keyboard;
-        keyboard.connect(() -> tracker().modifiersHeld());
+        keyboard.connect(() -> tracker().shortcutKeysHeld());
         this.grabs = grabs;
         this.problems = problems;
         apply(settings);

@@ -12,12 +12,12 @@ import java.util.function.BooleanSupplier;
 public final class KeyboardWatch implements KeyboardState {
     private volatile BooleanSupplier modifiers = () -> false;
     private volatile long lastEditMillis;
-    /** Notified after every key release, for {@link #awaitModifiersReleased}. */
+    /** Notified after every key release, for {@link #awaitShortcutKeysReleased}. */
     private final Object releases = new Object();
 
-    /** Connects the hook's view of the held modifiers. */
-    void connect(BooleanSupplier modifiersHeld) {
-        modifiers = modifiersHeld;
+    /** Connects the hook's view of the held modifiers and hotkey keys. */
+    void connect(BooleanSupplier shortcutKeysHeld) {
+        modifiers = shortcutKeysHeld;
     }
 
     /** The user pressed a key or button that is not one of the app's hotkeys. */
@@ -32,12 +32,12 @@ public final class KeyboardWatch implements KeyboardState {
         }
     }
 
-    /** Ends on the release event of the last modifier (no polling: the paste follows it at once). */
+    /** Ends on the release event of the last such key (no polling: the paste follows it at once). */
     @Override
-    public boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+    public boolean awaitShortcutKeysReleased(long timeoutMillis) throws InterruptedException {
         long until = System.nanoTime() + timeoutMillis * 1_000_000;
         synchronized (releases) {
-            while (modifiersHeld()) {
+            while (shortcutKeysHeld()) {
                 long left = until - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -49,7 +49,7 @@ public final class KeyboardWatch implements KeyboardState {
     }
 
     @Override
-    public boolean modifiersHeld() {
+    public boolean shortcutKeysHeld() {
         return modifiers.getAsBoolean();
     }
 

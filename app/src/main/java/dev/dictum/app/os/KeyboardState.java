@@ -3,8 +3,12 @@ package dev.dictum.app.os;
 /** What the global hook knows about the keyboard and mouse, for the insertion. */
 public interface KeyboardState {
 
-    /** Whether the user still holds modifier keys (a paste keystroke then would become another shortcut). */
-    boolean modifiersHeld();
+    /**
+     * Whether the user still holds a modifier or the key of one of the app's hotkeys: a keystroke sent
+     * now would mix with it (Ctrl+V under a held Alt is another shortcut; under a held V of Ctrl+Alt+V,
+     * whose grab is still active, it goes to the app's own grab, not the window).
+     */
+    boolean shortcutKeysHeld();
 
     /**
      * When the user last pressed a key or button that is not one of the app's hotkeys (typing,
@@ -16,12 +20,12 @@ public interface KeyboardState {
     }
 
     /**
-     * Waits until no modifier is held, at most {@code timeoutMillis}; false when one still is. This
-     * default looks every 10 ms; the hotkeys' own ends on the key-release event.
+     * Waits until none of {@link #shortcutKeysHeld} is held, at most {@code timeoutMillis}; false when one
+     * still is. This default looks every 10 ms; the hotkeys' own ends on the key-release event.
      */
-    default boolean awaitModifiersReleased(long timeoutMillis) throws InterruptedException {
+    default boolean awaitShortcutKeysReleased(long timeoutMillis) throws InterruptedException {
         long until = System.nanoTime() + timeoutMillis * 1_000_000;
-        while (modifiersHeld()) {
+        while (shortcutKeysHeld()) {
             if (System.nanoTime() >= until) {
                 return false;
             }

@@ -101,7 +101,7 @@ class DictationControllerTest {
                     }
                 }, new KeyboardState() {
                     @Override
-                    public boolean modifiersHeld() {
+                    public boolean shortcutKeysHeld() {
                         return false;
                     }
 

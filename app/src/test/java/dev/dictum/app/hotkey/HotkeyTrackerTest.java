@@ -142,4 +142,21 @@ class HotkeyTrackerTest {
     void aReleaseWithoutAPressIsIgnored() {
         assertThat(t.onRelease(SPACE)).isEmpty();
     }
+
+    @Test
+    void theInsertionWaitsForTheHotkeysOwnKeyNotOnlyItsModifiers() {
+        HotkeyTracker m = new HotkeyTracker(Map.of(PASTE_LAST, Hotkey.parse("Ctrl+Alt+V"), DICTATE,
+                Hotkey.parse("Ctrl+Alt+Space")));
+        m.onPress(CTRL);
+        m.onPress(ALT);
+        assertThat(m.onPress(Input.key(NativeKeyEvent.VC_V))).containsExactly(new Event(PASTE_LAST, true, false));
+        m.onRelease(CTRL);
+        m.onRelease(ALT);
+        assertThat(m.modifiersHeld()).isFalse();
+        assertThat(m.shortcutKeysHeld()).as("V is still down: a Ctrl+V now would mix with it").isTrue();
+        m.onRelease(Input.key(NativeKeyEvent.VC_V));
+        assertThat(m.shortcutKeysHeld()).isFalse();
+        m.onPress(Input.key(NativeKeyEvent.VC_Q)); // typing on: no hotkey's key, nothing to wait for
+        assertThat(m.shortcutKeysHeld()).isFalse();
+    }
 }

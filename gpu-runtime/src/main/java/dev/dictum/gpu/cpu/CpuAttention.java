@@ -149,7 +149,7 @@ final class CpuAttention {
                 p[j] = dot * scale;
                 max = Math.max(max, p[j]);
             }
-            float inv = 1f / expInPlace(p, n, max);
+            float inv = 1f / VectorMath.expShiftedSum(p, 0, n, max);
             CpuCrossAttention.weightedSum(p, n, inv, v, rowAt, head, hd, out, oBase + i * outStride);
         }
     }
@@ -245,33 +245,10 @@ final class CpuAttention {
         for (int j = 0; j < n; j++) {
             max = Math.max(max, sc[base + j]);
         }
-        float inv = 1f / expInPlace(sc, base, n, max);
+        float inv = 1f / VectorMath.expShiftedSum(sc, base, n, max);
         for (int j = n; j < last; j++) {
             sc[base + j] = 0f;
         }
         return inv;
-    }
-
-    /** p[j] = exp(p[j] − max) for j < n; returns the sum. */
-    private static float expInPlace(float[] p, int n, float max) {
-        return expInPlace(p, 0, n, max);
-    }
-
-    private static float expInPlace(float[] p, int base, int n, float max) {
-        FloatVector m = FloatVector.broadcast(S, max);
-        FloatVector acc = FloatVector.zero(S);
-        int j = 0;
-        int bound = S.loopBound(n);
-        for (; j < bound; j += L) {
-            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, p, base + j).sub(m));
-            e.intoArray(p, base + j);
-            acc = acc.add(e);
-        }
-        float sum = CpuVectors.sum(acc);
-        for (; j < n; j++) {
-            p[base + j] = VectorMath.exp(p[base + j] - max);
-            sum += p[base + j];
-        }
-        return sum;
     }
 }

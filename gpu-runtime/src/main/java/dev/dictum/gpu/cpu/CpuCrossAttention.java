@@ -78,20 +78,7 @@ final class CpuCrossAttention {
         for (int i = 0; i < keys; i++) {
             max = Math.max(max, s[i]);
         }
-        FloatVector m = FloatVector.broadcast(S, max);
-        FloatVector sum = FloatVector.zero(S);
-        int bound = S.loopBound(keys);
-        int i = 0;
-        for (; i < bound; i += L) {
-            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, s, i).sub(m));
-            e.intoArray(s, i);
-            sum = sum.add(e);
-        }
-        float total = CpuVectors.sum(sum);
-        for (; i < keys; i++) {
-            s[i] = VectorMath.exp(s[i] - max);
-            total += s[i];
-        }
+        float total = VectorMath.expShiftedSum(s, 0, keys, max);
         weightedSum(s, keys, 1f / total, v, vo, vStride, hd, out, oo);
     }
 

@@ -32,9 +32,12 @@ final class Gemm {
     /** Rows of A per sweep: an MC × KC slice of A (120 KiB) stays in L2 while every micro-panel passes over it. */
     static final int MC = Integer.getInteger("dictum.cpu.gemm.mc", 20 * MR);
 
-    /** Per-thread packing scratch: one KC × NC block and one row of KC, reused across calls. */
-    private static final ThreadLocal<float[][]> SCRATCH =
-            ThreadLocal.withInitial(() -> new float[][] {new float[KC * NC], new float[KC]});
+    /**
+     * Per-thread scratch, reused across calls: one KC × NC packed block, one row of KC, and the tile the
+     * micro-kernel's accumulators leave through.
+     */
+    private static final ThreadLocal<float[][]> SCRATCH = ThreadLocal.withInitial(
+            () -> new float[][] {new float[KC * NC], new float[KC], new float[GemmKernel.ACC]});
 
     private Gemm() {
     }
@@ -72,6 +75,7 @@ final class Gemm {
         float[][] scratch = SCRATCH.get();
         float[] panel = scratch[0];
         float[] rowTmp = scratch[1];
+        float[] acc = scratch[2];
         int step = depthBlock(k);
         for (int k0 = 0; k0 < k; k0 += step) {
             int kc = Math.min(step, k - k0);
@@ -85,7 +89,7 @@ final class Gemm {
                     int wpOff = j * kc * PW;
                     for (int r = mc0; r < mc1; r += MR) {
                         GemmKernel.tile(kc, a, aOff + r * lda + k0, lda, panel, wpOff, c, cOff + r * ldc + col, ldc,
-                                Math.min(MR, mc1 - r), cols, first, e, r, col);
+                                Math.min(MR, mc1 - r), cols, first, e, r, col, acc);
                     }
                 }
             }

@@ -37,6 +37,8 @@ final class GemmKernel {
     static final int NR = 2;
     /** Packed panel width in floats. */
     static final int PW = NR * L;
+    /** Floats of the scratch a tile's accumulators leave through. */
+    static final int ACC = MR * PW;
 
     private GemmKernel() {
     }
@@ -47,15 +49,16 @@ final class GemmKernel {
      * {@code rows} re-read the last valid row of A (results discarded), so there is no row-tail
      * kernel. {@code cols} ≤ PW valid columns. first: the first depth block (apply alpha, bias,
      * residual; C is not read), otherwise C accumulates (GELU is applied by Gemm after the last block).
+     * {@code acc}: the caller's scratch of at least {@link #ACC} floats.
      */
     static void tile(int kc, float[] a, int ab, int lda, float[] wp, int wpOff, float[] c, int cb, int ldc,
-            int rows, int cols, boolean first, KernelEpilogue e, int row0, int col0) {
-        tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, e, row0, col0);
+            int rows, int cols, boolean first, KernelEpilogue e, int row0, int col0, float[] acc) {
+        tile(kc, a, ab, ab + Math.min(1, rows - 1) * lda, ab + Math.min(2, rows - 1) * lda, ab + Math.min(3, rows - 1) * lda, ab + Math.min(4, rows - 1) * lda, ab + Math.min(5, rows - 1) * lda, wp, wpOff, c, cb, cb + 1 * ldc, cb + 2 * ldc, cb + 3 * ldc, cb + 4 * ldc, cb + 5 * ldc, rows, cols, first, e, row0, col0, acc);
     }
 
     private static void tile(int kc, float[] a, int a0, int a1, int a2, int a3, int a4, int a5, float[] wp, int wpOff,
             float[] c, int ci0, int ci1, int ci2, int ci3, int ci4, int ci5, int rows, int cols,
-            boolean first, KernelEpilogue e, int row0, int col0) {
+            boolean first, KernelEpilogue e, int row0, int col0, float[] acc) {
         FloatVector c00 = FloatVector.zero(F), c01 = FloatVector.zero(F);
         FloatVector c10 = FloatVector.zero(F), c11 = FloatVector.zero(F);
         FloatVector c20 = FloatVector.zero(F), c21 = FloatVector.zero(F);
@@ -86,75 +89,73 @@ final class GemmKernel {
             c50 = w0.fma(b, c50);
             c51 = w1.fma(b, c51);
         }
-        store(c00, c, ci0 + 0 * L, cols - 0 * L, first, e, row0 + 0, col0 + 0 * L);
-        store(c01, c, ci0 + 1 * L, cols - 1 * L, first, e, row0 + 0, col0 + 1 * L);
-        if (rows > 1) {
-            store(c10, c, ci1 + 0 * L, cols - 0 * L, first, e, row0 + 1, col0 + 0 * L);
-            store(c11, c, ci1 + 1 * L, cols - 1 * L, first, e, row0 + 1, col0 + 1 * L);
-        }
-        if (rows > 2) {
-            store(c20, c, ci2 + 0 * L, cols - 0 * L, first, e, row0 + 2, col0 + 0 * L);
-            store(c21, c, ci2 + 1 * L, cols - 1 * L, first, e, row0 + 2, col0 + 1 * L);
-        }
-        if (rows > 3) {
-            store(c30, c, ci3 + 0 * L, cols - 0 * L, first, e, row0 + 3, col0 + 0 * L);
-            store(c31, c, ci3 + 1 * L, cols - 1 * L, first, e, row0 + 3, col0 + 1 * L);
-        }
-        if (rows > 4) {
-            store(c40, c, ci4 + 0 * L, cols - 0 * L, first, e, row0 + 4, col0 + 0 * L);
-            store(c41, c, ci4 + 1 * L, cols - 1 * L, first, e, row0 + 4, col0 + 1 * L);
-        }
-        if (rows > 5) {
-            store(c50, c, ci5 + 0 * L, cols - 0 * L, first, e, row0 + 5, col0 + 0 * L);
-            store(c51, c, ci5 + 1 * L, cols - 1 * L, first, e, row0 + 5, col0 + 1 * L);
+        // The accumulators leave through a scratch tile, not as arguments: a vector passed to a method
+        // that C2 does not inline becomes a heap object (KernelAllocationTest: 230 KB a call of a
+        // 150-row linear with the residual epilogue, when each went through store/finish).
+        c00.intoArray(acc, 0 * PW);
+        c01.intoArray(acc, 0 * PW + L);
+        c10.intoArray(acc, 1 * PW);
+        c11.intoArray(acc, 1 * PW + L);
+        c20.intoArray(acc, 2 * PW);
+        c21.intoArray(acc, 2 * PW + L);
+        c30.intoArray(acc, 3 * PW);
+        c31.intoArray(acc, 3 * PW + L);
+        c40.intoArray(acc, 4 * PW);
+        c41.intoArray(acc, 4 * PW + L);
+        c50.intoArray(acc, 5 * PW);
+        c51.intoArray(acc, 5 * PW + L);
+        for (int r = 0; r < rows; r++) {
+            int ci = r == 0 ? ci0 : r == 1 ? ci1 : r == 2 ? ci2 : r == 3 ? ci3 : r == 4 ? ci4 : ci5;
+            finishRow(acc, r * PW, c, ci, cols, first, e, row0 + r, col0);
         }
     }
 
-    /** One vector of a tile row through the epilogue; {@code n} ≤ 0: past the matrix, nothing to do. */
-    private static void store(FloatVector v, float[] c, int ci, int n,
-            boolean first, KernelEpilogue e, int row, int col) {
-        if (n >= L) {
-            finish(v, c, ci, first, e, row, col).intoArray(c, ci);
-        } else if (n > 0) {
-            storePartial(v, c, ci, n, first, e, row, col);
-        }
-    }
-
-    /** Column tail: fewer than L columns, masked so nothing past the matrix is read or written. */
-    private static void storePartial(FloatVector v, float[] c, int ci, int n,
-            boolean first, KernelEpilogue e, int row, int col) {
-        VectorMask<Float> m = F.indexInRange(0, n);
-        if (e.alpha() != 1f) {
-            v = v.mul(e.alpha());
-        }
-        if (first) {
-            if (e.bias() != null) {
-                v = v.add(FloatVector.fromArray(F, e.bias(), col, m));
+    /**
+     * One row of the tile from the scratch into C: {@code cols} ≤ PW values through the epilogue (the
+     * first depth block: alpha, bias and residual, C not read; the residual may be C itself, read before
+     * it is written) or added to C (a later block). A column tail is masked, so nothing past the matrix
+     * is read or written.
+     */
+    private static void finishRow(float[] acc, int ai, float[] c, int ci, int cols, boolean first, KernelEpilogue e,
+            int row, int col) {
+        for (int j = 0; j < NR && j * L < cols; j++) {
+            int n = cols - j * L;
+            int at = ci + j * L;
+            int cj = col + j * L;
+            if (n >= L) {
+                FloatVector v = FloatVector.fromArray(F, acc, ai + j * L);
+                if (first) {
+                    if (e.alpha() != 1f) {
+                        v = v.mul(e.alpha());
+                    }
+                    if (e.bias() != null) {
+                        v = v.add(FloatVector.fromArray(F, e.bias(), cj));
+                    }
+                    if (e.residual() != null) {
+                        v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + cj));
+                    }
+                } else {
+                    v = v.add(FloatVector.fromArray(F, c, at));
+                }
+                v.intoArray(c, at);
+            } else {
+                VectorMask<Float> m = F.indexInRange(0, n);
+                FloatVector v = FloatVector.fromArray(F, acc, ai + j * L);
+                if (first) {
+                    if (e.alpha() != 1f) {
+                        v = v.mul(e.alpha());
+                    }
+                    if (e.bias() != null) {
+                        v = v.add(FloatVector.fromArray(F, e.bias(), cj, m));
+                    }
+                    if (e.residual() != null) {
+                        v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + cj, m));
+                    }
+                } else {
+                    v = v.add(FloatVector.fromArray(F, c, at, m));
+                }
+                v.intoArray(c, at, m);
             }
-            if (e.residual() != null) {
-                v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + col, m));
-            }
-        } else {
-            v = v.add(FloatVector.fromArray(F, c, ci, m));
         }
-        v.intoArray(c, ci, m);
-    }
-
-    private static FloatVector finish(FloatVector v, float[] c, int ci,
-            boolean first, KernelEpilogue e, int row, int col) {
-        if (e.alpha() != 1f) {
-            v = v.mul(e.alpha());
-        }
-        if (first) {
-            if (e.bias() != null) {
-                v = v.add(FloatVector.fromArray(F, e.bias(), col));
-            }
-            if (e.residual() != null) {
-                v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + col));
-            }
-        } else {
-            v = v.add(FloatVector.fromArray(F, c, ci));
-        }
-        return v;
     }
 }

@@ -25,6 +25,32 @@ final class VectorMath {
     private VectorMath() {
     }
 
+    /**
+     * {@code p[base + j] = exp(p[base + j] − shift)} for j &lt; n, in place; returns their sum (vector lanes
+     * summed, then the tail): softmax's exponentials, for every attention. One method over arrays, not a
+     * loop around {@link #exp(FloatVector)} in each caller: inlined into a large caller, that call
+     * could miss C2's node budget, and every vector crossing it was boxed (KernelAllocationTest).
+     */
+    static float expShiftedSum(float[] p, int base, int n, float shift) {
+        var f = CpuVectors.F;
+        int l = CpuVectors.L;
+        FloatVector m = FloatVector.broadcast(f, shift);
+        FloatVector acc = FloatVector.zero(f);
+        int j = 0;
+        int bound = f.loopBound(n);
+        for (; j < bound; j += l) {
+            FloatVector e = exp(FloatVector.fromArray(f, p, base + j).sub(m));
+            e.intoArray(p, base + j);
+            acc = acc.add(e);
+        }
+        float sum = CpuVectors.sum(acc);
+        for (; j < n; j++) {
+            p[base + j] = exp(p[base + j] - shift);
+            sum += p[base + j];
+        }
+        return sum;
+    }
+
     /** e^x for x ≤ 0 in float; flushes to 0 below −87. */
     static float exp(float x) {
         float xc = Math.max(x, EXP_MIN);

@@ -12,13 +12,14 @@ public final class KernelProbe {
         float[] a = TestWeights.activations(rowsA * kc, 1);
         float[] wp = TestWeights.activations(kc * GemmKernel.PW, 2);
         float[] c = new float[rowsA * GemmKernel.PW];
+        float[] acc = new float[GemmKernel.ACC];
         var mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int rep = 0; rep < 30; rep++) {
             long t0 = mx.getCurrentThreadCpuTime();
             long flops = 0;
             for (int it = 0; it < 1000; it++) {
                 for (int r = 0; r + GemmKernel.MR <= rowsA; r += GemmKernel.MR) {
-                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, KernelEpilogue.NONE, r, 0);
+                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, KernelEpilogue.NONE, r, 0, acc);
                     flops += 2L * GemmKernel.MR * GemmKernel.PW * kc;
                 }
             }

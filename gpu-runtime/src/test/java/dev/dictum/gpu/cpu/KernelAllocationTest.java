@@ -1,0 +1,80 @@
+package dev.dictum.gpu.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.Buffer;
+import dev.dictum.gpu.DType;
+import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.Weight;
+import java.lang.management.ManagementFactory;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issues 21 and 23: once C2 has compiled it, the encoder's GEMM allocates nothing per call. A Vector API
+ * value that C2 cannot keep in registers (passed to a method it did not inline) becomes a heap object:
+ * session 7's JFR of the app found ~1 GB of such boxes per 30 s encoder pass, 26 GB in 90 s of dictating,
+ * and with them hundreds of collections during the pass at the pause; the GEMM's residual epilogue alone
+ * allocated 230 KB per 150-row call here. The op runs until its allocation per call settles (the
+ * interpreter and C1 box every vector, so the first calls allocate megabytes) and must settle below a few
+ * KiB (the task objects of one parallel call), counted over every thread (the pool's helpers too).
+ *
+ * <p>Self-attention is not asserted: in about one JVM of five its softmax loop
+ * ({@code VectorMath.expShiftedSum}) stays in code that runs the Vector API's Java fallbacks, 1.6 MB per
+ * 150-query call, and in the others it settles at 184 bytes; why C2 leaves it so is not known yet
+ * (docs/architecture.md, "CPU kernels and the Vector API's boxes").
+ */
+class KernelAllocationTest {
+    private static final long SETTLED_BYTES = 8 * 1024;
+    private static final long WARM_UP_NANOS = 40_000_000_000L;
+
+    private final Backend be = new CpuBackend();
+    private final SplittableRandom rnd = new SplittableRandom(21);
+
+    @Test
+    void theEncodersGemmAllocatesNothingOnceCompiled() {
+        int rows = 150;
+        int n = 384; // tiny's width: every GEMM of the encoder has this form (plus the MLP's 4n)
+        Weight w = be.upload(TestWeights.random(DType.F16, n, n, 1));
+        Weight bias = be.upload(TestWeights.random(DType.F32, 1, n, 2));
+        try (Buffer x = random(rows * n); Buffer residual = random(rows * n); Buffer out = random(rows * n)) {
+            for (Epilogue ep : Epilogue.values()) {
+                Buffer o = ep == Epilogue.ADD ? residual : out;
+                long[] settled = settle(() -> be.linear(x, 0, rows, w, bias, o, 0, ep));
+                assertThat(settled[1]).as("bytes allocated per %s linear once compiled (the first calls: %d)", ep,
+                        settled[0]).isLessThan(SETTLED_BYTES);
+            }
+        }
+    }
+
+    /** {first calls' bytes per call, the least bytes per call over a round of calls once it settled}. */
+    private static long[] settle(Runnable op) {
+        long first = perCall(op, 3);
+        long least = first;
+        long start = System.nanoTime();
+        while (least >= SETTLED_BYTES && System.nanoTime() - start < WARM_UP_NANOS) {
+            least = Math.min(least, perCall(op, 20));
+        }
+        return new long[] {first, least};
+    }
+
+    private static long perCall(Runnable op, int calls) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getTotalThreadAllocatedBytes();
+        for (int i = 0; i < calls; i++) {
+            op.run();
+        }
+        return (threads.getTotalThreadAllocatedBytes() - before) / calls;
+    }
+
+    private Buffer random(int n) {
+        float[] h = new float[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = (float) rnd.nextGaussian();
+        }
+        Buffer b = be.allocate(n);
+        be.upload(h, 0, b, 0, n);
+        return b;
+    }
+}
