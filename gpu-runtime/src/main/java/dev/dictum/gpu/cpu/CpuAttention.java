@@ -96,6 +96,7 @@ final class CpuAttention {
         int outStride = heads * hd;
         float scale = (float) (1.0 / Math.sqrt(hd));
         int tasks = batch * heads;
+        int causal01 = causal ? 1 : 0;
         long work = (long) tasks * queries * keys[0] * hd;
         CpuThreads.RangeBody body = (lo, hi) -> {
             Scratch s = SCRATCH.get();
@@ -107,10 +108,10 @@ final class CpuAttention {
                 int qBase = b * queries * qStride + h * hd;
                 int oBase = b * queries * outStride + h * hd;
                 if (queries >= BLOCKED_MIN_QUERIES) {
-                    blocked(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal, scale, out,
+                    blocked(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal01, scale, out,
                             oBase, outStride);
                 } else {
-                    direct(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal, scale, out,
+                    direct(s, q, qBase, qStride, queries, k, v, rowAt, h * hd, keys[b], hd, causal01, scale, out,
                             oBase, outStride);
                 }
             }
@@ -122,12 +123,19 @@ final class CpuAttention {
         }
     }
 
-    private static int visible(int keys, int queries, int i, boolean causal) {
-        return causal ? keys - queries + i + 1 : keys;
+    /**
+     * Keys query i sees; {@code causal} 1 or 0. Arithmetic, not a branch: in {@link #blocked}, a branch one
+     * of whose sides the profile had not seen yet (a last block of fewer than four rows) made C2 throw the
+     * compiled kernel away mid-call and finish it in the interpreter, where every vector is an object
+     * (session 7's JFR of the app: "unstable_if" traps in blocked at its per-row branches, and 17 % of the
+     * samples of 90 s of dictating in the Vector API's Java fallbacks).
+     */
+    private static int visible(int keys, int queries, int i, int causal) {
+        return keys - causal * (queries - 1 - i);
     }
 
     private static void direct(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
-            int[] rowAt, int head, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
+            int[] rowAt, int head, int keys, int hd, int causal, float scale, float[] out, int oBase,
             int outStride) {
         float[] p = s.scores(keys);
         int bound = S.loopBound(hd);
@@ -155,7 +163,7 @@ final class CpuAttention {
     }
 
     private static void blocked(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
-            int[] rowAt, int head, int keys, int hd, boolean causal, float scale, float[] out, int oBase,
+            int[] rowAt, int head, int keys, int hd, int causal, float scale, float[] out, int oBase,
             int outStride) {
         int padded = (keys + L - 1) / L * L;
         float[] kt = s.kt(hd * padded);
@@ -173,10 +181,15 @@ final class CpuAttention {
         float[] sc = s.scores(ROWS * padded);
         for (int i0 = 0; i0 < queries; i0 += ROWS) {
             int rows = Math.min(ROWS, queries - i0);
+            // A last block of fewer than four rows repeats its last row (r1..r3 clamped), and the repeats
+            // write what that row writes to that row: the same values, without a branch per row (visible).
+            int r1 = Math.min(1, rows - 1);
+            int r2 = Math.min(2, rows - 1);
+            int r3 = Math.min(3, rows - 1);
             int q0 = qBase + i0 * qStride;
-            int q1 = qBase + (i0 + Math.min(1, rows - 1)) * qStride;
-            int q2 = qBase + (i0 + Math.min(2, rows - 1)) * qStride;
-            int q3 = qBase + (i0 + Math.min(3, rows - 1)) * qStride;
+            int q1 = qBase + (i0 + r1) * qStride;
+            int q2 = qBase + (i0 + r2) * qStride;
+            int q3 = qBase + (i0 + r3) * qStride;
             int last = visible(keys, queries, i0 + rows - 1, causal);
             for (int j = 0; j < last; j += L) {
                 FloatVector a0 = FloatVector.zero(S);
@@ -196,9 +209,9 @@ final class CpuAttention {
                 a3.mul(scale).intoArray(sc, 3 * padded + j);
             }
             float inv0 = softmaxRow(sc, 0, visible(keys, queries, i0, causal), last);
-            float inv1 = rows > 1 ? softmaxRow(sc, padded, visible(keys, queries, i0 + 1, causal), last) : 0f;
-            float inv2 = rows > 2 ? softmaxRow(sc, 2 * padded, visible(keys, queries, i0 + 2, causal), last) : 0f;
-            float inv3 = rows > 3 ? softmaxRow(sc, 3 * padded, visible(keys, queries, i0 + 3, causal), last) : 0f;
+            float inv1 = softmaxRow(sc, padded, visible(keys, queries, i0 + r1, causal), last);
+            float inv2 = softmaxRow(sc, 2 * padded, visible(keys, queries, i0 + r2, causal), last);
+            float inv3 = softmaxRow(sc, 3 * padded, visible(keys, queries, i0 + r3, causal), last);
             int dBound = S.loopBound(hd);
             for (int d = 0; d < dBound; d += L) {
                 FloatVector o0 = FloatVector.zero(S);
@@ -214,15 +227,9 @@ final class CpuAttention {
                 }
                 int o = oBase + i0 * outStride + d;
                 o0.mul(inv0).intoArray(out, o);
-                if (rows > 1) {
-                    o1.mul(inv1).intoArray(out, o + outStride);
-                }
-                if (rows > 2) {
-                    o2.mul(inv2).intoArray(out, o + 2 * outStride);
-                }
-                if (rows > 3) {
-                    o3.mul(inv3).intoArray(out, o + 3 * outStride);
-                }
+                o1.mul(inv1).intoArray(out, o + r1 * outStride);
+                o2.mul(inv2).intoArray(out, o + r2 * outStride);
+                o3.mul(inv3).intoArray(out, o + r3 * outStride);
             }
             for (int d = dBound; d < hd; d++) { // head sizes that are not a multiple of the vector
                 for (int r = 0; r < rows; r++) {

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
  * interpreter and C1 box every vector, so the first calls allocate megabytes) and must settle below a few
  * KiB (the task objects of one parallel call), counted over every thread (the pool's helpers too).
  *
- * <p>Self-attention is not asserted: in about one JVM of five its softmax loop
- * ({@code VectorMath.expShiftedSum}) stays in code that runs the Vector API's Java fallbacks, 1.6 MB per
- * 150-query call, and in the others it settles at 184 bytes; why C2 leaves it so is not known yet
- * (docs/architecture.md, "CPU kernels and the Vector API's boxes").
+ * <p>Self-attention is not asserted: in some JVMs it settles at 22 KB per 150-query call, in about one
+ * of five at 1.6 MB, from code that runs the Vector API's Java fallbacks under {@code CpuAttention.blocked}
+ * and {@code VectorMath.expShiftedSum}, and in the others at 184 bytes; why C2 leaves it so is not known
+ * yet (docs/architecture.md, "CPU kernels and the Vector API's boxes").
  */
 class KernelAllocationTest {
     private static final long SETTLED_BYTES = 8 * 1024;
