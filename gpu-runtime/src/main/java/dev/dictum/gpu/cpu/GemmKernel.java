@@ -113,49 +113,31 @@ final class GemmKernel {
     /**
      * One row of the tile from the scratch into C: {@code cols} ≤ PW values through the epilogue (the
      * first depth block: alpha, bias and residual, C not read; the residual may be C itself, read before
-     * it is written) or added to C (a later block). A column tail is masked, so nothing past the matrix
-     * is read or written.
+     * it is written) or added to C (a later block). Masked, so a column tail reads and writes nothing past
+     * the matrix; a full vector's mask is all true. One path for both: a branch whose side the profile has
+     * not seen makes C2 drop the compiled kernel mid-call (see CpuAttention#visible).
      */
     private static void finishRow(float[] acc, int ai, float[] c, int ci, int cols, boolean first, KernelEpilogue e,
             int row, int col) {
         for (int j = 0; j < NR && j * L < cols; j++) {
-            int n = cols - j * L;
+            VectorMask<Float> m = F.indexInRange(j * L, cols);
             int at = ci + j * L;
             int cj = col + j * L;
-            if (n >= L) {
-                FloatVector v = FloatVector.fromArray(F, acc, ai + j * L);
-                if (first) {
-                    if (e.alpha() != 1f) {
-                        v = v.mul(e.alpha());
-                    }
-                    if (e.bias() != null) {
-                        v = v.add(FloatVector.fromArray(F, e.bias(), cj));
-                    }
-                    if (e.residual() != null) {
-                        v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + cj));
-                    }
-                } else {
-                    v = v.add(FloatVector.fromArray(F, c, at));
+            FloatVector v = FloatVector.fromArray(F, acc, ai + j * L);
+            if (first) {
+                if (e.alpha() != 1f) {
+                    v = v.mul(e.alpha());
                 }
-                v.intoArray(c, at);
+                if (e.bias() != null) {
+                    v = v.add(FloatVector.fromArray(F, e.bias(), cj, m));
+                }
+                if (e.residual() != null) {
+                    v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + cj, m));
+                }
             } else {
-                VectorMask<Float> m = F.indexInRange(0, n);
-                FloatVector v = FloatVector.fromArray(F, acc, ai + j * L);
-                if (first) {
-                    if (e.alpha() != 1f) {
-                        v = v.mul(e.alpha());
-                    }
-                    if (e.bias() != null) {
-                        v = v.add(FloatVector.fromArray(F, e.bias(), cj, m));
-                    }
-                    if (e.residual() != null) {
-                        v = v.add(FloatVector.fromArray(F, e.residual(), e.residualOff() + row * e.ldr() + cj, m));
-                    }
-                } else {
-                    v = v.add(FloatVector.fromArray(F, c, at, m));
-                }
-                v.intoArray(c, at, m);
+                v = v.add(FloatVector.fromArray(F, c, at, m));
             }
+            v.intoArray(c, at, m);
         }
     }
 }
