@@ -578,25 +578,19 @@ public final class GpuBackend implements Backend {
     /** The module gemm_f16 comes from: "gemm", or in tests "gemm_portable" (as attentionModule). */
     private String gemmModule = "gemm";
 
-    /** Runs {@code body} with gemm_f16 from {@code module} and no hilo entry (tests only). */
-    synchronized void withGemmModule(String module, Runnable body) {
-        String was = gemmModule;
-        gemmModule = module;
+    /**
+     * Runs {@code body} with attention_f32 and gemm_f16 from the modules named (tests only; the runtime
+     * never switches): "attention" / "gemm", or their portable test builds.
+     */
+    synchronized void withModules(String attention, String gemm, Runnable body) {
+        String[] was = {attentionModule, gemmModule};
+        attentionModule = attention;
+        gemmModule = gemm;
         try {
             body.run();
         } finally {
-            gemmModule = was;
-        }
-    }
-
-    /** Runs {@code body} with attention from {@code module} (tests only; the runtime never switches). */
-    synchronized void withAttentionModule(String module, Runnable body) {
-        String was = attentionModule;
-        attentionModule = module;
-        try {
-            body.run();
-        } finally {
-            attentionModule = was;
+            attentionModule = was[0];
+            gemmModule = was[1];
         }
     }
 }

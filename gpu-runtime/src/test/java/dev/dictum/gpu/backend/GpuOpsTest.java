@@ -120,7 +120,7 @@ class GpuOpsTest {
                     }
                     Runnable run = () -> gpu.linear(gx, offset, rows, gw, withBias ? gb : null, go, offset, e);
                     if (portable) {
-                        gpu.withGemmModule("gemm_portable", run);
+                        gpu.withModules("attention", "gemm_portable", run);
                     } else {
                         run.run();
                     }
@@ -492,7 +492,7 @@ class GpuOpsTest {
             Runnable run = () -> gpu.attention(gq, qStride, batch, queries, gk, gv, kvOffset, kvBatchStride, kvStride,
                     keyCounts, heads, headDim, causal, go);
             if (portable) {
-                gpu.withAttentionModule("attention_portable", run);
+                gpu.withModules("attention_portable", "gemm", run);
             } else {
                 run.run();
             }
