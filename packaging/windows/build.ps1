@@ -28,7 +28,9 @@ $modules = 'java.base,java.desktop,java.logging,java.management,java.naming,java
 if ($LASTEXITCODE) { throw 'jlink failed' }
 
 # The JVM options shared with ./dictum and packaging/build.sh (why each: comments in that file).
-$javaOptions = @(Get-Content packaging\jvm-options | Where-Object { $_.Trim() -and -not $_.Trim().StartsWith('#') })
+# TrimNativeHeapInterval is glibc's (Windows' heap needs no trim, and the JVM would warn on the console).
+$javaOptions = @(Get-Content packaging\jvm-options | Where-Object { $_.Trim() -and -not $_.Trim().StartsWith('#') -and
+    -not $_.StartsWith('-XX:TrimNativeHeapInterval') })
 $jpOptions = @()
 foreach ($o in $javaOptions) { $jpOptions += @('--java-options', $o) }
 
