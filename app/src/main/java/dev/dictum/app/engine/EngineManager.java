@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -99,9 +98,16 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
     /** The warm-up's dictation in progress, cancelled when a real one needs the engine. */
     private volatile Dictation warming;
     private volatile boolean dictationWaiting;
-    /** Open unless {@link #holdWarmUp} closed it: warm-up starts only then (loading does not wait). */
-    private volatile CountDownLatch warmUpFree = new CountDownLatch(0);
-    private long generation; // guarded by this
+    /** Set by {@link #holdWarmUp} until {@link #releaseWarmUp}: warm-up waits (loading does not). */
+    private volatile boolean warmUpHeld;
+    private volatile long generation; // written under this; read without it where a waiter checks it
+    /**
+     * Notified whenever what a waiter waits for may have changed: the state, a dictation waiting, the
+     * warm-up released, another load. The dictation waiting for the engine and the held warm-up wait on
+     * it instead of polling, so neither starts up to a poll period late. Never held while taking this
+     * object's own lock (load holds that lock and then notifies).
+     */
+    private final Object wake = new Object();
     private final java.util.concurrent.ScheduledExecutorService idleTrim =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
                     r -> Thread.ofPlatform().name("dictum-idle-trim").daemon().unstarted(r));
@@ -166,12 +172,19 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
      * runs on (issue 24 item 6). A dictation that needs the engine before then skips warm-up altogether.
      */
     public void holdWarmUp() {
-        warmUpFree = new CountDownLatch(1);
+        warmUpHeld = true;
     }
 
     /** Lets a held warm-up start (and any later one). */
     public void releaseWarmUp() {
-        warmUpFree.countDown();
+        warmUpHeld = false;
+        wakeWaiters();
+    }
+
+    private void wakeWaiters() {
+        synchronized (wake) {
+            wake.notifyAll();
+        }
     }
 
     /** Loads {@code path} on {@code backendName} in the background; the tray hears about each phase. */
@@ -179,7 +192,7 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         long gen = ++generation;
         requested = path;
         dictationWaiting = false;
-        set(new State(Phase.LOADING, name, backendName, null));
+        set(new State(Phase.LOADING, name, backendName, null)); // wakes a held warm-up of the load it replaces
         loader = Thread.ofPlatform().name("dictum-model-load").daemon().start(() -> {
             long t0 = System.nanoTime();
             WhisperEngine engine = null;
@@ -257,20 +270,23 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
         Phase now = state.phase();
         if (now == Phase.LOADING || now == Phase.WARMING_UP) {
             dictationWaiting = true;
+            wakeWaiters(); // a held warm-up is skipped at once
             Dictation w = warming;
             if (w != null) {
                 w.cancel();
             }
         }
         long until = System.nanoTime() + millis * 1_000_000;
-        while (System.nanoTime() < until) {
-            State s = state;
-            if (s.phase() == Phase.READY || s.phase() == Phase.FAILED || s.phase() == Phase.NONE) {
-                return ready;
+        synchronized (wake) {
+            while (true) {
+                Phase p = state.phase();
+                long left = until - System.nanoTime();
+                if (p == Phase.READY || p == Phase.FAILED || p == Phase.NONE || left <= 0) {
+                    return ready; // set before the state says READY
+                }
+                TimeUnit.NANOSECONDS.timedWait(wake, left);
             }
-            Thread.sleep(20);
         }
-        return ready;
     }
 
     @Override
@@ -288,6 +304,7 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
     public synchronized void close() {
         idleTrim.shutdownNow();
         generation++;
+        wakeWaiters(); // a loader held before its warm-up ends
         WhisperSpeechEngine e = ready;
         ready = null;
         if (e != null) {
@@ -313,14 +330,15 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
 
     /** Until warm-up is no longer held, a dictation waits for the engine, or another load replaced this one. */
     private void awaitWarmUpTurn(String name, long gen) {
-        CountDownLatch free = warmUpFree;
-        if (free.getCount() == 0) {
+        if (!warmUpHeld) {
             return;
         }
         long t0 = System.nanoTime();
         try {
-            while (!free.await(20, TimeUnit.MILLISECONDS) && !dictationWaiting && current(gen)) {
-                free = warmUpFree;
+            synchronized (wake) {
+                while (warmUpHeld && !dictationWaiting && gen == generation) {
+                    wake.wait();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // nothing interrupts the loader; keep the flag for whoever asks
@@ -344,6 +362,7 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
 
     private void set(State s) {
         state = s;
+        wakeWaiters();
         for (Listener l : listeners) {
             l.changed(s);
         }
