@@ -6,11 +6,13 @@ import static dev.dictum.gpu.backend.Gpus.relErr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.cpu.AttentionReference;
 import dev.dictum.gpu.cpu.TestWeights;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -110,30 +112,12 @@ class GpuCrossAttentionF16Test {
             boolean roundKv) {
         int d = heads * hd;
         double[] out = new double[rows * d];
-        double[] s = new double[keys];
         for (int r = 0; r < rows; r++) {
             for (int h = 0; h < heads; h++) {
-                double max = Double.NEGATIVE_INFINITY;
-                for (int j = 0; j < keys; j++) {
-                    double dot = 0;
-                    for (int c = 0; c < hd; c++) {
-                        dot += (double) q[r * d + h * hd + c] * stored(k[j * d + h * hd + c], roundKv);
-                    }
-                    s[j] = dot / Math.sqrt(hd);
-                    max = Math.max(max, s[j]);
-                }
-                double sum = 0;
-                for (int j = 0; j < keys; j++) {
-                    s[j] = Math.exp(s[j] - max);
-                    sum += s[j];
-                }
-                for (int c = 0; c < hd; c++) {
-                    double o = 0;
-                    for (int j = 0; j < keys; j++) {
-                        o += s[j] * stored(v[j * d + h * hd + c], roundKv);
-                    }
-                    out[r * d + h * hd + c] = o / sum;
-                }
+                int at = r * d + h * hd;
+                int head = h * hd;
+                AttentionReference.attend(e -> q[at + e], keys, (j, e) -> stored(k[j * d + head + e], roundKv),
+                        (j, e) -> stored(v[j * d + head + e], roundKv), hd, out, at);
             }
         }
         return out;

@@ -188,29 +188,10 @@ class CpuBackendOpsTest {
         for (int b = 0; b < batch; b++) {
             for (int h = 0; h < heads; h++) {
                 for (int i = 0; i < queries; i++) {
-                    int n = causal ? keys - queries + i + 1 : keys;
-                    double[] s = new double[n];
-                    double max = Double.NEGATIVE_INFINITY;
-                    for (int j = 0; j < n; j++) {
-                        double dot = 0;
-                        for (int e = 0; e < hd; e++) {
-                            dot += (double) q[(b * queries + i) * d + h * hd + e] * k[(b * ctx + j) * d + h * hd + e];
-                        }
-                        s[j] = dot / Math.sqrt(hd);
-                        max = Math.max(max, s[j]);
-                    }
-                    double sum = 0;
-                    for (int j = 0; j < n; j++) {
-                        s[j] = Math.exp(s[j] - max);
-                        sum += s[j];
-                    }
-                    for (int e = 0; e < hd; e++) {
-                        double o = 0;
-                        for (int j = 0; j < n; j++) {
-                            o += s[j] / sum * v[(b * ctx + j) * d + h * hd + e];
-                        }
-                        ref[(b * queries + i) * d + h * hd + e] = o;
-                    }
+                    int at = (b * queries + i) * d + h * hd;
+                    int kv = b * ctx * d + h * hd;
+                    AttentionReference.attend(e -> q[at + e], causal ? keys - queries + i + 1 : keys,
+                            (j, e) -> k[kv + j * d + e], (j, e) -> v[kv + j * d + e], hd, ref, at);
                 }
             }
         }
@@ -276,28 +257,10 @@ class CpuBackendOpsTest {
         double[] ref = new double[rows * d];
         for (int r = 0; r < rows; r++) {
             for (int h = 0; h < heads; h++) {
-                double[] s = new double[keys];
-                double max = Double.NEGATIVE_INFINITY;
-                for (int j = 0; j < keys; j++) {
-                    double dot = 0;
-                    for (int e = 0; e < hd; e++) {
-                        dot += (double) q[r * d + h * hd + e] * k[j * d + h * hd + e];
-                    }
-                    s[j] = dot / Math.sqrt(hd);
-                    max = Math.max(max, s[j]);
-                }
-                double sum = 0;
-                for (int j = 0; j < keys; j++) {
-                    s[j] = Math.exp(s[j] - max);
-                    sum += s[j];
-                }
-                for (int e = 0; e < hd; e++) {
-                    double o = 0;
-                    for (int j = 0; j < keys; j++) {
-                        o += s[j] / sum * v[j * d + h * hd + e];
-                    }
-                    ref[r * d + h * hd + e] = o;
-                }
+                int at = r * d + h * hd;
+                int head = h * hd;
+                AttentionReference.attend(e -> q[at + e], keys, (j, e) -> k[j * d + head + e],
+                        (j, e) -> v[j * d + head + e], hd, ref, at);
             }
         }
         assertThat(relErr(download(out, ref.length), ref)).isLessThan(1e-5);

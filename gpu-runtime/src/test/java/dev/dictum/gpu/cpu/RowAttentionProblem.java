@@ -94,30 +94,13 @@ public final class RowAttentionProblem {
         for (int b = 0; b < batch; b++) {
             for (int h = 0; h < heads; h++) {
                 for (int i = 0; i < queries; i++) {
-                    int n = causal ? keys[b] - queries + i + 1 : keys[b];
-                    double[] s = new double[n];
-                    double max = Double.NEGATIVE_INFINITY;
-                    for (int j = 0; j < n; j++) {
-                        int row = rows[b * rowsStride + j] * kvStride + h * headDim;
-                        double dot = 0;
-                        for (int e = 0; e < headDim; e++) {
-                            dot += (double) q[(b * queries + i) * qStride + h * headDim + e] * k[row + e];
-                        }
-                        s[j] = dot / Math.sqrt(headDim);
-                        max = Math.max(max, s[j]);
-                    }
-                    double sum = 0;
-                    for (int j = 0; j < n; j++) {
-                        s[j] = Math.exp(s[j] - max);
-                        sum += s[j];
-                    }
-                    for (int e = 0; e < headDim; e++) {
-                        double o = 0;
-                        for (int j = 0; j < n; j++) {
-                            o += s[j] * v[rows[b * rowsStride + j] * kvStride + h * headDim + e];
-                        }
-                        out[(b * queries + i) * d + h * headDim + e] = o / sum;
-                    }
+                    int qAt = (b * queries + i) * qStride + h * headDim;
+                    int tableAt = b * rowsStride;
+                    int head = h * headDim;
+                    AttentionReference.attend(e -> q[qAt + e], causal ? keys[b] - queries + i + 1 : keys[b],
+                            (j, e) -> k[rows[tableAt + j] * kvStride + head + e],
+                            (j, e) -> v[rows[tableAt + j] * kvStride + head + e], headDim, out,
+                            (b * queries + i) * d + head);
                 }
             }
         }
