@@ -1,5 +1,6 @@
 package dev.dictum.whisper.decode;
 
+import dev.dictum.gpu.cpu.VectorMath;
 import dev.dictum.whisper.model.DecoderState;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,14 +165,20 @@ final class BeamSearchDecoder implements TokenDecoder {
         return out;
     }
 
-    /** The k = beam_size + 1 largest logits, best first, the lower id first on ties. */
-    private int topK(float[] row, int[] top) {
+    /**
+     * The k = beam_size + 1 largest logits, best first, the lower id first on ties. Once the list is full,
+     * the scan jumps by whole vectors to the next logit above its last (a scalar scan took ~60 µs a row).
+     */
+    static int topK(float[] row, int[] top) {
         int k = 0;
         for (int t = 0; t < row.length; t++) {
-            float v = row[t];
-            if (k == top.length && !(v > row[top[k - 1]])) {
-                continue;
+            if (k == top.length) {
+                t = VectorMath.firstAbove(row, t, row.length, row[top[k - 1]]);
+                if (t == row.length) {
+                    break;
+                }
             }
+            float v = row[t];
             int i = k == top.length ? k - 1 : k++;
             while (i > 0 && v > row[top[i - 1]]) {
                 top[i] = top[i - 1];

@@ -32,11 +32,12 @@ class LanguageDetectorTest {
         assertThat(d.language()).isEqualTo("de");
         assertThat(d.token()).isEqualTo(sp.firstLanguage() + 2);
         assertThat(d.probabilities()).hasSize(100);
+        // 1e-6: the log-sum-exp takes its exponentials in float (relative error ~1e-7, LogitMathTest)
         assertThat(d.probabilities().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(1.0,
-                within(1e-12));
+                within(1e-6));
         double z = Math.exp(2) + Math.exp(3) + Math.exp(1) + 97 * Math.exp(-30);
-        assertThat(d.probabilities().get("de")).isCloseTo(Math.exp(3) / z, within(1e-9));
-        assertThat(d.probabilities().get("en")).isCloseTo(Math.exp(2) / z, within(1e-9));
+        assertThat(d.probabilities().get("de")).isCloseTo(Math.exp(3) / z, within(1e-6));
+        assertThat(d.probabilities().get("en")).isCloseTo(Math.exp(2) / z, within(1e-6));
         assertThat(d.probabilities().keySet()).startsWith("en", "zh", "de").endsWith("yue");
     }
 

@@ -226,7 +226,7 @@ class TranscriberTest {
         assertThat(r.language()).isEqualTo("es");
         assertThat(r.languageProbabilities().get("es")).isCloseTo(0.7, within(1e-6));
         assertThat(r.languageProbabilities().values().stream().mapToDouble(Double::doubleValue).sum())
-                .isCloseTo(1.0, within(1e-9));
+                .isCloseTo(1.0, within(1e-6)); // float exponentials in the log-sum-exp (LogitMathTest)
         List<int[]> primes = primes(model);
         assertThat(primes.get(0)).containsExactly(sp.sot()); // detection
         assertThat(primes).hasSize(3);
