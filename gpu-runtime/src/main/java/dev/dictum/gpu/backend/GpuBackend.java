@@ -4,25 +4,15 @@ import static dev.dictum.gpu.backend.GpuMemory.anyBuf;
 import static dev.dictum.gpu.backend.GpuMemory.buf;
 import static dev.dictum.gpu.backend.GpuMemory.checkRange;
 import static dev.dictum.gpu.backend.GpuMemory.weight;
-import static dev.dictum.gpu.backend.KernelChoice.GEMV_MAX_ROWS;
-import static dev.dictum.gpu.backend.KernelChoice.epilogueCode;
-import static dev.dictum.gpu.backend.KernelChoice.normFused;
-import static dev.dictum.gpu.backend.KernelChoice.normLinearFused;
-import static dev.dictum.gpu.backend.KernelChoice.oneRowGemvHasFewerRegisters;
-import static dev.dictum.gpu.backend.KernelChoice.pipelined;
 import static dev.dictum.gpu.backend.LaunchGeometry.ATTENTION_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.BLOCK;
-import static dev.dictum.gpu.backend.LaunchGeometry.GEMV_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_BLOCK;
 import static dev.dictum.gpu.backend.LaunchGeometry.LAYER_NORM_MAX_BLOCK;
-import static dev.dictum.gpu.backend.LaunchGeometry.PIPE_BLOCKS_PER_SM;
 import static dev.dictum.gpu.backend.LaunchGeometry.attentionQueriesPerBlock;
 import static dev.dictum.gpu.backend.LaunchGeometry.attentionShared;
 import static dev.dictum.gpu.backend.LaunchGeometry.ceil;
 import static dev.dictum.gpu.backend.LaunchGeometry.gemmTile;
-import static dev.dictum.gpu.backend.LaunchGeometry.gemvGrid;
 import static dev.dictum.gpu.backend.LaunchGeometry.layerNormGrid;
-import static dev.dictum.gpu.backend.LaunchGeometry.lnShared;
 
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
@@ -49,7 +39,9 @@ import java.util.List;
  * them and turned into f16 on the device (convert/dequant kernels); activations are f32; every
  * launch and copy goes on one stream; only {@link #download} and {@link #synchronize} wait.
  * What is held in device memory is {@link GpuMemory}'s; which kernel an op takes, {@link KernelChoice}'s;
- * each launch's grid and shared memory, {@link LaunchGeometry}'s: this class wires them to the ops.
+ * each launch's grid and shared memory, {@link LaunchGeometry}'s. The weight products' launches are
+ * {@link ProjectionOps}', the self-attention caches' {@link RowAttention}'s, the cross K/V's
+ * {@link CrossKvOps}'; this class wires them, and the small ops', to the {@link Backend} ops.
  * Ops are serialised on this object (one stream, one staging ring), so any thread may call them.
  */
 public final class GpuBackend implements Backend {
@@ -59,17 +51,12 @@ public final class GpuBackend implements Backend {
     private final KernelCache kernels;
     /** Weights, buffers, staging and the ops' scratch. */
     private final GpuMemory memory;
-    private final HiloGemm hilo;
+    /** The weight products' launches (GEMV, GEMM, the fused one-row ops). */
+    private final ProjectionOps projection;
     private final CrossKvOps crossKv;
     /** The self-attention caches' launches (row tables, f16 caches, the step's append). */
     private final RowAttention selfKv;
     private boolean closed;
-    /**
-     * Whether one-row ops take the one-row kernels: {@link #normLinear} and {@link #projectStep} fused
-     * (one launch each), {@link #linear} as gemv1_f16 / gemv1_pipe_f16; DICTUM_GPU_FUSION=0 or {@link #fuseSteps} turns
-     * it off (A/B runs, tests of the unfused path: layer_norm_f32, gemv_f16, gemv3_f16, kv_append_f32).
-     */
-    private boolean fuse = !"0".equals(System.getenv("DICTUM_GPU_FUSION"));
     /** Why {@link #capture} returns null, or null while graphs are used (DICTUM_CUDA_GRAPHS=0 turns them off). */
     private String graphsRefused;
 
@@ -79,7 +66,8 @@ public final class GpuBackend implements Backend {
         this.stream = device.newStream();
         this.kernels = new KernelCache(device, KernelImages.load());
         this.memory = new GpuMemory(device, stream, kernels);
-        this.hilo = new HiloGemm(stream, kernels, memory, device.props());
+        this.projection = new ProjectionOps(driver.api(), stream, kernels, device.props(),
+                new HiloGemm(stream, kernels, memory, device.props()));
         this.crossKv = new CrossKvOps(stream, kernels, memory, device.props());
         this.selfKv = new RowAttention(stream, kernels, memory);
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
@@ -175,45 +163,9 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void linear(Buffer x, long xOffset, int rows, Weight w, Weight bias, Buffer out,
             long outOffset, Epilogue epilogue) {
-        int n = Math.toIntExact(w.rows());
-        int k = Math.toIntExact(w.cols());
-        if (rows == 0) {
-            return;
-        }
-        checkRange(buf(x), xOffset, (long) rows * k);
-        checkRange(buf(out), outOffset, (long) rows * n);
-        KernelArgs a = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
-                .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(rows).i32(n).i32(k)
-                .i32(epilogueCode(epilogue));
-        if (rows == 1 && fuse && oneRowGemvHasFewerRegisters(driver.api())) { // gemv_f16's one-row pass: the same bits
-            KernelArgs one = new KernelArgs().ptr(buf(x).at(xOffset)).ptr(weight(w).address())
-                    .ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(outOffset)).i32(n).i32(k)
-                    .i32(epilogueCode(epilogue));
-            int warp = device.props().warpSize();
-            if (pipelined(n, k, warp, buf(x).at(xOffset), weight(w).address())) {
-                kernels.kernel("gemv", "gemv1_pipe_f16").launch(stream, PIPE_BLOCKS_PER_SM * device.props().multiprocessors(),
-                        1, 1, GEMV_BLOCK, 0, one);
-            } else {
-                kernels.kernel("gemv", "gemv1_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, one);
-            }
-        } else if (rows <= GEMV_MAX_ROWS) {
-            int warp = device.props().warpSize();
-            kernels.kernel("gemv", "gemv_f16").launch(stream, gemvGrid(n, k, warp), 1, 1, GEMV_BLOCK, 0, a);
-        } else if (gemmModule.equals("gemm") && hilo.fits(rows, w)) {
-            // x as f16 hi/lo planes once (split_f32_hilo), then the 128 x 128 tile on them
-            long hi = hilo.split(buf(x).at(xOffset), (long) rows * k);
-            hilo.multiply(hi, rows, w, bias, buf(out).at(outOffset), n, k, epilogue);
-        } else {
-            int t = gemmTile(kernels.module(gemmModule).image());
-            kernels.kernel(gemmModule, "gemm_f16").launch(stream, ceil(n, t), ceil(rows, t), 1, BLOCK, 0, a);
-        }
+        projection.linear(x, xOffset, rows, w, bias, out, outOffset, epilogue);
     }
 
-    /**
-     * A decoded token's (or a few beams') projections in one gemv3_f16 launch when they share n and k
-     * (three at most); the encoder's with x split into f16 hi/lo planes once for all of them; else one
-     * by one.
-     */
     @Override
     public synchronized void project(Buffer x, int rows, Projection... ps) {
         if (rows == 0 || ps.length == 0) {
@@ -221,39 +173,8 @@ public final class GpuBackend implements Backend {
         }
         if (Arrays.stream(ps).anyMatch(p -> GpuMemory.anyBuf(p.out()).half())) {
             projectIntoHalf(x, rows, ps);
-            return;
-        }
-        int n = Math.toIntExact(ps[0].w().rows());
-        int k = Math.toIntExact(ps[0].w().cols());
-        boolean same = true;
-        for (Projection p : ps) {
-            same &= p.w().rows() == n && p.w().cols() == k;
-            checkRange(buf(p.out()), 0, (long) rows * p.w().rows());
-        }
-        checkRange(buf(x), 0, (long) rows * k);
-        if (same && rows <= GEMV_MAX_ROWS && ps.length <= 3) {
-            KernelArgs a = new KernelArgs().ptr(buf(x).at(0));
-            for (int i = 0; i < 3; i++) {
-                Projection p = ps[Math.min(i, ps.length - 1)]; // unused slots repeat the last (never read)
-                a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address())
-                        .ptr(buf(p.out()).at(0));
-            }
-            a.i32(rows).i32(n).i32(k);
-            kernels.kernel("gemv", "gemv3_f16").launch(stream, gemvGrid(n, k, device.props().warpSize()), ps.length, 1,
-                    GEMV_BLOCK, 0, a);
-            return;
-        }
-        boolean split = same && rows > GEMV_MAX_ROWS;
-        for (Projection p : ps) {
-            split &= gemmModule.equals("gemm") && hilo.fits(rows, p.w());
-        }
-        if (!split) {
+        } else if (!projection.project(x, rows, ps)) {
             Backend.super.project(x, rows, ps);
-            return;
-        }
-        long hi = hilo.split(buf(x).at(0), (long) rows * k);
-        for (Projection p : ps) {
-            hilo.multiply(hi, rows, p.w(), p.bias(), buf(p.out()).at(0), n, k, Epilogue.NONE);
         }
     }
 
@@ -284,69 +205,23 @@ public final class GpuBackend implements Backend {
      */
     synchronized boolean linearHilo(KernelChoice.HiloKernel h, Buffer x, int rows, Weight w, Weight bias, Buffer out,
             Epilogue epilogue) {
-        int n = Math.toIntExact(w.rows());
-        int k = Math.toIntExact(w.cols());
-        if (!hilo.canRun(h, w, k)) {
-            return false;
-        }
-        checkRange(buf(x), 0, (long) rows * k);
-        checkRange(buf(out), 0, (long) rows * n);
-        long hi = hilo.split(buf(x).at(0), (long) rows * k);
-        hilo.multiply(h, hi, rows, w, bias, buf(out).at(0), n, k, epilogue);
-        return true;
+        return projection.linearHilo(h, x, rows, w, bias, out, epilogue);
     }
 
-    /**
-     * One row: the layer norm in gemv1_ln_f16's prologue (every block normalises x into its shared memory)
-     * where {@link KernelChoice#normLinearFused} allows (tiny's and small's short GEMVs); else layer_norm_f32 + linear.
-     */
     @Override
     public synchronized void normLinear(Buffer x, int rows, Weight gain, Weight lnBias, Buffer normed, Weight w,
             Weight bias, Buffer out, Epilogue epilogue) {
-        int n = Math.toIntExact(w.rows());
-        int k = Math.toIntExact(w.cols());
-        if (!fuse || rows != 1 || !normLinearFused(n, k, device.props().sharedMemoryPerBlock())) {
+        if (!projection.normLinear(x, rows, gain, lnBias, w, bias, out, epilogue)) {
             Backend.super.normLinear(x, rows, gain, lnBias, normed, w, bias, out, epilogue);
-            return;
         }
-        checkRange(buf(x), 0, k);
-        checkRange(buf(out), 0, n);
-        int grid = gemvGrid(n, k, device.props().warpSize());
-        kernels.kernel("gemv", "gemv1_ln_f16").launch(stream, grid, 1, 1, GEMV_BLOCK, lnShared(k),
-                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address())
-                        .ptr(weight(w).address()).ptr(bias == null ? 0 : weight(bias).address()).ptr(buf(out).at(0))
-                        .i32(n).i32(k).i32(epilogueCode(epilogue)));
     }
 
-    /**
-     * One launch of gemv3_1_f16 (gemv3_1_f16kv into f16 caches): the layer norm in its prologue, Q/K/V as
-     * blockIdx.y, K and V stored straight into the caches' row step[1]; else the default (layer norm,
-     * project, two appends).
-     */
     @Override
     public synchronized void projectStep(Buffer x, Weight gain, Weight lnBias, Buffer normed, Projection q,
             Projection k, Projection v, Buffer keys, Buffer values, long rowStride, Buffer step) {
-        int n = Math.toIntExact(q.w().rows());
-        int cols = Math.toIntExact(q.w().cols());
-        boolean same = k.w().rows() == n && v.w().rows() == n && k.w().cols() == cols && v.w().cols() == cols;
-        if (!fuse || !same || !normFused(3L * n, cols, device.props().sharedMemoryPerBlock())) {
+        if (!projection.projectStep(x, gain, lnBias, q, k, v, keys, values, rowStride, step)) {
             Backend.super.projectStep(x, gain, lnBias, normed, q, k, v, keys, values, rowStride, step);
-            return;
         }
-        checkRange(buf(x), 0, cols);
-        checkRange(buf(q.out()), 0, n);
-        checkRange(buf(step), 0, 3);
-        boolean half = RowAttention.half(keys, values);
-        checkRange(anyBuf(keys), 0, n); // row step[1] is read on the device: the caller keeps it in range
-        checkRange(anyBuf(values), 0, n);
-        KernelArgs a = new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(lnBias).address());
-        for (Projection p : new Projection[] {q, k, v}) {
-            long o = p == q ? buf(q.out()).at(0) : anyBuf(p == k ? keys : values).at(0);
-            a.ptr(weight(p.w()).address()).ptr(p.bias() == null ? 0 : weight(p.bias()).address()).ptr(o);
-        }
-        a.i32(n).i32(cols).ptr(buf(step).at(0)).i64(rowStride);
-        kernels.kernel("gemv", half ? "gemv3_1_f16kv" : "gemv3_1_f16").launch(stream,
-                gemvGrid(n, cols, device.props().warpSize()), 3, 1, GEMV_BLOCK, lnShared(cols), a);
     }
 
     /** Tests: the first {@code count} values of an f16 buffer, widened to f32 ({@link #download} takes f32 only). */
@@ -356,7 +231,7 @@ public final class GpuBackend implements Backend {
 
     /** Fused one-row ops on or off (tests compare the two; the default is on unless DICTUM_GPU_FUSION=0). */
     public synchronized void fuseSteps(boolean on) {
-        fuse = on;
+        projection.fuse = on;
     }
 
     @Override
@@ -575,22 +450,19 @@ public final class GpuBackend implements Backend {
      */
     private String attentionModule = "attention";
 
-    /** The module gemm_f16 comes from: "gemm", or in tests "gemm_portable" (as attentionModule). */
-    private String gemmModule = "gemm";
-
     /**
      * Runs {@code body} with attention_f32 and gemm_f16 from the modules named (tests only; the runtime
      * never switches): "attention" / "gemm", or their portable test builds.
      */
     synchronized void withModules(String attention, String gemm, Runnable body) {
-        String[] was = {attentionModule, gemmModule};
+        String[] was = {attentionModule, projection.gemmModule};
         attentionModule = attention;
-        gemmModule = gemm;
+        projection.gemmModule = gemm;
         try {
             body.run();
         } finally {
             attentionModule = was[0];
-            gemmModule = was[1];
+            projection.gemmModule = was[1];
         }
     }
 }
