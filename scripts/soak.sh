@@ -229,11 +229,15 @@ hold_cancel() { # Escape halfway through the clip, the hotkey still held in push
   return 0
 }
 mics=1
-hold_unplug() { # the microphone's source unloaded 1 s into the clip
+hold_unplug() { # the microphone's source unloaded 1 s into the clip: the app ends the recording itself
   press; sleep 0.3
   paplay --device="$harness_mic_sink" "$1" & local player=$!
   sleep 1; pactl unload-module "$harness_mic_module"; wait "$player" || true
-  release
+  # Push-to-talk: the keys come up. Toggle: no second tap, as the user sees the recording has ended; a
+  # tap would start a new one, which the sound server then moved to the new microphone: a sixth
+  # "microphone lost" row per 1,000 that the count below did not expect (915 rows for 910).
+  if [ "$mode" = push-to-talk ]; then release; fi
+  return 0
 }
 # Waits until the log has a line matching REGEX after line MARK; says WHAT failed after SECONDS.
 log_after() { # mark regex seconds what
