@@ -480,7 +480,12 @@ if [ "$repeat" -gt 1 ] && [ -n "$expected" ]; then
   stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { p = int(NR * 0.95 + 0.999); if (p > NR) p = NR;
       printf "median %s ms, p95 %s ms, max %s ms", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[p], v[NR] }'; }
   # The hand-off is release-to-text less the engine's part ("engine N ms after release"): what issue 23 item 1 is about.
-  log "app's hand-off parts, last three: $(grep -o 'hand-off: .*' "$applog" | tail -3 | paste -sd ';' -)"
+  # The slowest three with their parts (each "hand-off:" line comes just before its dictation's line), so
+  # that an outlier says where its time went: the engine, the ask after the release, or a hand-off part.
+  log "app's slowest three: $(awk '/hand-off: / { h = substr($0, index($0, "hand-off: ")) }
+      /release-to-text [0-9]+ ms/ { match($0, /release-to-text [0-9]+ ms \(engine [0-9]+ ms/); r = substr($0, RSTART, RLENGTH)
+        match($0, /asked [0-9.]+ ms/); a = substr($0, RSTART, RLENGTH); split(r, f, " ")
+        print f[2] "\t" r ", " a "; " h; h = "" }' "$applog" | sort -rn | head -3 | cut -f2- | paste -sd '|' -)"
   log "R2T: $repeat dictations ($insert, wm ${wm:-none}, hog $hog): release-to-text $(stats "${r2ts[@]}"); hand-off $(stats "${handoffs[@]}") (app; all: ${r2ts[*]}); load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 # ---- owner-only: nothing the app wrote in this run may be open to other users (issue 23 item 6)
