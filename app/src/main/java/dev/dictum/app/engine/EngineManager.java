@@ -389,10 +389,8 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
      * the end.
      */
     private boolean warmUp(WhisperSpeechEngine engine) {
-        float[] audio = new float[16000 * 2];
-        for (int i = 0; i < audio.length; i++) {
-            audio[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / 16000.0));
-        }
+        float[] audio = WarmUpAudio.speech();
+        int held = audio.length - WarmUpAudio.TAIL_SAMPLES; // fed as spoken; the rest is the pause's tail
         boolean complete = true;
         long started = System.nanoTime();
         for (int i = 0; i < WARM_UP_DICTATIONS && complete; i++) {
@@ -407,9 +405,14 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                     complete = false;
                     break;
                 }
-                for (int at = 0; at < audio.length; at += 1600) {
-                    session.feed(java.util.Arrays.copyOfRange(audio, at, Math.min(audio.length, at + 1600)));
+                for (int at = 0; at < held; at += 1600) {
+                    session.feed(java.util.Arrays.copyOfRange(audio, at, Math.min(held, at + 1600)));
                 }
+                // As the trimmer reports a pause and the release then feeds the held tail: the pass at a
+                // pause runs and its text is the one finish() returns, as in a dictation ending in quiet.
+                float[] tail = java.util.Arrays.copyOfRange(audio, held, audio.length);
+                session.pause(tail, 0.4);
+                session.feed(tail);
                 long p0 = System.nanoTime();
                 session.finish();
                 LOG.debug("warm-up dictation {}: {} ms after its audio", i + 1, (System.nanoTime() - p0) / 1_000_000);
