@@ -28,6 +28,9 @@ final class CpuAttention {
         float[] kt = new float[0];
         float[] scores = new float[0];
         int[] rowAt = new int[0];
+        /** A block's rows: how many keys each sees, and 1 / its softmax sum. */
+        final int[] visible = new int[ROWS];
+        final float[] inv = new float[ROWS];
 
         int[] rowAt(int n) {
             if (rowAt.length < n) {
@@ -208,10 +211,15 @@ final class CpuAttention {
                 a2.mul(scale).intoArray(sc, 2 * padded + j);
                 a3.mul(scale).intoArray(sc, 3 * padded + j);
             }
-            float inv0 = softmaxRow(sc, 0, visible(keys, queries, i0, causal), last);
-            float inv1 = softmaxRow(sc, padded, visible(keys, queries, i0 + r1, causal), last);
-            float inv2 = softmaxRow(sc, 2 * padded, visible(keys, queries, i0 + r2, causal), last);
-            float inv3 = softmaxRow(sc, 3 * padded, visible(keys, queries, i0 + r3, causal), last);
+            s.visible[0] = visible(keys, queries, i0, causal);
+            s.visible[1] = visible(keys, queries, i0 + r1, causal);
+            s.visible[2] = visible(keys, queries, i0 + r2, causal);
+            s.visible[3] = visible(keys, queries, i0 + r3, causal);
+            softmaxRows(sc, padded, s.visible, last, s.inv);
+            float inv0 = s.inv[0];
+            float inv1 = s.inv[1];
+            float inv2 = s.inv[2];
+            float inv3 = s.inv[3];
             int dBound = S.loopBound(hd);
             for (int d = 0; d < dBound; d += L) {
                 FloatVector o0 = FloatVector.zero(S);
@@ -240,6 +248,19 @@ final class CpuAttention {
                     out[oBase + (i0 + r) * outStride + d] = acc * (r == 0 ? inv0 : r == 1 ? inv1 : r == 2 ? inv2 : inv3);
                 }
             }
+        }
+    }
+
+    /**
+     * The block's four rows through {@link #softmaxRow}, from one call site: with four (one per row), C2
+     * inlined four copies of the exponentials into {@code blocked}, ran out of its node budget
+     * (NodeCountInliningCutoff) inside one of them and called {@code VectorMath.exp(FloatVector)} out of
+     * line, boxing two vectors per call: 22 KB a 150-query call in about half the JVMs (LogCompilation,
+     * session 9), the rest at ~200 bytes.
+     */
+    private static void softmaxRows(float[] sc, int padded, int[] visible, int last, float[] inv) {
+        for (int r = 0; r < ROWS; r++) {
+            inv[r] = softmaxRow(sc, r * padded, visible[r], last);
         }
     }
 
