@@ -47,53 +47,49 @@ class EngineWaitTest {
         assertThat(phases).contains(p);
     }
 
+    /** A manager whose warm-up is held (as at start, before the hotkey is live), loading {@code model}. */
+    private EngineManager heldLoading(Path model) {
+        EngineManager m = manager();
+        m.holdWarmUp();
+        m.load(model, model.getFileName().toString(), "cpu");
+        return m;
+    }
+
+    /** The engine {@link EngineManager#await} gives, asserted to come well before its limit. */
+    private static SpeechEngine awaitWellBeforeTheLimit(EngineManager m) throws InterruptedException {
+        long t0 = System.nanoTime();
+        SpeechEngine e = m.await(LONG_MILLIS);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("woken, not at the %d ms limit",
+                LONG_MILLIS).isLessThan(LONG_MILLIS / 2);
+        return e;
+    }
+
     @Test
     void aDictationWaitingDuringAHeldWarmUpGetsTheEngineWithoutTheWarmUp() throws Exception {
-        EngineManager m = manager();
-        try {
-            m.holdWarmUp();
-            m.load(TOY, "toy-en", "cpu");
+        try (EngineManager m = heldLoading(TOY)) {
             awaitPhase(EngineManager.Phase.WARMING_UP);
-            long t0 = System.nanoTime();
-            SpeechEngine e = m.await(LONG_MILLIS); // wakes the held loader, which skips its warm-up
-            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            assertThat(e).as("the engine, not the timeout's null").isNotNull();
-            assertThat(waited).as("returned when ready, not at the %d ms limit", LONG_MILLIS).isLessThan(LONG_MILLIS / 2);
-        } finally {
-            m.close();
+            // wakes the held loader, which skips its warm-up and says READY
+            assertThat(awaitWellBeforeTheLimit(m)).as("the engine, not the timeout's null").isNotNull();
         }
     }
 
     @Test
     void aHeldWarmUpStartsWhenReleasedAndEndsReady() throws Exception {
-        EngineManager m = manager();
-        try {
-            m.holdWarmUp();
-            m.load(TOY, "toy-en", "cpu");
+        try (EngineManager m = heldLoading(TOY)) {
             awaitPhase(EngineManager.Phase.WARMING_UP);
             Thread.sleep(200);
             assertThat(m.state().phase()).as("held: no warm-up before the release").isEqualTo(EngineManager.Phase.WARMING_UP);
             m.releaseWarmUp();
             awaitPhase(EngineManager.Phase.READY);
             assertThat(m.ready()).isNotNull();
-        } finally {
-            m.close();
         }
     }
 
     @Test
-    void aWaitForAnEngineThatNeverComesEndsAtItsLimit() throws Exception {
-        EngineManager m = manager();
-        try {
-            m.holdWarmUp();
-            m.load(TOY.resolveSibling("no-such-model.bin"), "missing", "cpu");
-            long t0 = System.nanoTime();
-            SpeechEngine e = m.await(LONG_MILLIS); // FAILED wakes it
-            assertThat(e).isNull();
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(LONG_MILLIS / 2);
+    void aWaitForAnEngineThatNeverComesEndsWhenTheLoadFails() throws Exception {
+        try (EngineManager m = heldLoading(TOY.resolveSibling("no-such-model.bin"))) {
+            assertThat(awaitWellBeforeTheLimit(m)).isNull(); // FAILED wakes it
             assertThat(m.state().phase()).isEqualTo(EngineManager.Phase.FAILED);
-        } finally {
-            m.close();
         }
     }
 }
