@@ -43,6 +43,9 @@ public final class CpuBench {
                 gemm(1500, 1280, 5120, DType.Q5_0);
             }
         }
+        if (what.contains("logits")) {
+            logits(51866);
+        }
         if (what.contains("panels")) {
             // The decoder's f16 panels (the bench's gemv F16 is the row-major path the encoder side uses).
             // q8_0's bound is 36 bytes per 32 weights in its panels against f16's 64; the row-major
@@ -98,6 +101,55 @@ public final class CpuBench {
             c[i] = PeakFlops.clockHz(100_000_000);
         }
         System.out.printf("clock (2 dependent ALU ops/iter): %.2f GHz%n", median(c) / 1e9);
+    }
+
+    /**
+     * The decoder's host work per row of logits (issue 22: five rows a beam-5 step): the log-sum-exp as
+     * before session 9 (max, then 51 866 {@code Math.exp} in double) against {@link VectorMath#max} +
+     * {@link VectorMath#sumExpShifted}, and a full scan of {@link VectorMath#firstAbove} (what a top-k pass
+     * costs once its list is full). Microseconds per row, median of 7 rounds of 200 after warm-up.
+     */
+    static void logits(int vocab) {
+        float[] row = new float[vocab];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(22);
+        for (int i = 0; i < vocab; i++) {
+            row[i] = (float) (r.nextGaussian() * 3);
+        }
+        double[] old = new double[7];
+        double[] now = new double[7];
+        double[] scan = new double[7];
+        double sink = 0;
+        for (int round = -3; round < 7; round++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 200; i++) {
+                float max = Float.NEGATIVE_INFINITY;
+                for (float v : row) {
+                    max = Math.max(max, v);
+                }
+                double sum = 0;
+                for (float v : row) {
+                    sum += Math.exp((double) v - max);
+                }
+                sink += max + Math.log(sum);
+            }
+            long t1 = System.nanoTime();
+            for (int i = 0; i < 200; i++) {
+                float max = VectorMath.max(row, 0, vocab);
+                sink += max + Math.log(VectorMath.sumExpShifted(row, 0, vocab, max));
+            }
+            long t2 = System.nanoTime();
+            for (int i = 0; i < 200; i++) {
+                sink += VectorMath.firstAbove(row, 0, vocab, 1e9f);
+            }
+            long t3 = System.nanoTime();
+            if (round >= 0) {
+                old[round] = (t1 - t0) / 200 / 1e3;
+                now[round] = (t2 - t1) / 200 / 1e3;
+                scan[round] = (t3 - t2) / 200 / 1e3;
+            }
+        }
+        System.out.printf("logits [%d]: log-sum-exp Math.exp/double %.1f us, vector %.1f us; firstAbove scan %.1f us"
+                + " (per row, median of 7; sink %.1f)%n", vocab, median(old), median(now), median(scan), sink);
     }
 
     /** Sum of a 1 GiB off-heap array with vector loads, 1 and 2 threads: the streaming read rate. */
