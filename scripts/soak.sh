@@ -77,6 +77,8 @@ fi
 tsv="$clips/transcripts.tsv"; [ -f "$tsv" ] || tsv="$clips/expected.tsv"
 [ -f "$tsv" ] || { echo "soak: no transcripts.tsv or expected.tsv in $clips" >&2; exit 2; }
 plot="${plot:-${report%.txt}.png}"
+# The commit the app runs as (taken now: a checkout may move on during an hour-long run).
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' + changes')"
 csv="${report%.txt}.csv"
 mkdir -p "$(dirname "$report")" "$(dirname "$plot")"
 
@@ -356,7 +358,7 @@ set terminal pngcairo size 1000,720 font "DejaVu Sans,10"
 set output "$plot"
 set datafile separator ","
 set key autotitle columnhead
-set multiplot layout 2,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) $(git rev-parse --short HEAD 2>/dev/null)"
+set multiplot layout 2,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) ${commit}"
 set xlabel "dictations"
 set ylabel "MB"; plot "$csv" using 1:2 with linespoints title "RSS"
 set ylabel "MB"; set yrange [0:*]; plot "$csv" using 1:3 with linespoints title "heap used after GC"
@@ -370,7 +372,7 @@ GP
   echo "details: slope of RSS after the first $base: $slope MB per 1,000 dictations (bound $max_growth);" \
     "$short too short as asked, $mic_lost microphone losses with nothing typed, $pasted_last paste-last checks," \
     "$wrong wrong; heap after GC $h_base→$h1 MB; ${elapsed} s for $count dictations; ready after $ready_ms ms"
-  echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%d MB", $2/1024}' /proc/meminfo), load at the end $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%F %H:%M UTC'); commit $(git rev-parse --short HEAD 2>/dev/null)"
+  echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%d MB", $2/1024}' /proc/meminfo), load at the end $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%F %H:%M UTC'); commit ${commit} at the start"
   echo "model $model${model2:+ (switching with $model2)}; clips $clips (${#clip_wav[@]})"
   echo "samples ($csv):"
   cat "$csv"
