@@ -12,6 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Paste without losing what the user had copied: save the clipboard (every flavour), set the
@@ -26,7 +28,13 @@ import java.util.concurrent.TimeUnit;
  * text as "what the user had").
  */
 public final class ClipboardPaste {
+    private static final Logger LOG = LoggerFactory.getLogger(ClipboardPaste.class);
     private static final ClipboardOwner NOBODY = (c, t) -> { };
+    /**
+     * A paste slower than this logs its parts: session 9's last-mile run had 3 of 20 pastes at ~95 ms
+     * (the rest 2-15 ms) inside this method, with no way to tell which step took it.
+     */
+    private static final long SLOW_PASTE_NANOS = 30_000_000;
     /** After the target asked for the text: time for the data to reach it before the clipboard changes. */
     private static final long READ_GRACE_MILLIS = 30;
     private final Clipboard clipboard;
@@ -65,17 +73,27 @@ public final class ClipboardPaste {
 
     /** @return {@link System#nanoTime()} right after the paste keystroke */
     public long paste(String text, InsertionSettings s, boolean enter) throws InterruptedException {
+        long t0 = System.nanoTime();
         synchronized (turn) {
+            long t1 = System.nanoTime();
+            boolean wasKept = isKeptCurrent();
             SavedClipboard saved = current();
+            long t2 = System.nanoTime();
             WatchedText offered = new WatchedText(text);
             set(offered);
             changes.ownedByUs();
+            long t3 = System.nanoTime();
             try {
                 if (s.pasteDelayMillis() > 0) {
                     Thread.sleep(s.pasteDelayMillis());
                 }
                 keys.paste(s.pasteKeystroke());
                 long at = System.nanoTime();
+                if (at - t0 > SLOW_PASTE_NANOS) {
+                    LOG.info("slow paste: waited {} ms for the clipboard reader, clipboard {} {} ms, set {} ms, "
+                            + "delay and keystroke {} ms", ms(t1 - t0), wasKept ? "kept" : "read again", ms(t2 - t1),
+                            ms(t3 - t2), ms(at - t3));
+                }
                 // Restore once the target has read the text (plus a moment for the transfer to leave),
                 // or after the restore delay when it never asks (a target that ignores the keystroke).
                 if (offered.read.await(s.restoreDelayMillis(), TimeUnit.MILLISECONDS)) {
@@ -103,10 +121,19 @@ public final class ClipboardPaste {
         }
     }
 
+    private boolean isKeptCurrent() {
+        long generation = changes.generation();
+        return kept != null && generation >= 0 && kept.generation() == generation;
+    }
+
+    private static String ms(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
+    }
+
     /** The clipboard's contents: the kept copy while no other program changed it, else read now. Under {@code turn}. */
     private SavedClipboard current() {
         long generation = changes.generation(); // before reading: a change during the read leaves the copy stale
-        if (kept != null && generation >= 0 && kept.generation() == generation) {
+        if (isKeptCurrent()) {
             return kept.contents();
         }
         SavedClipboard read = SavedClipboard.of(contents());
