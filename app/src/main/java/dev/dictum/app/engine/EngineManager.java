@@ -390,7 +390,6 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
      */
     private boolean warmUp(WhisperSpeechEngine engine) {
         float[] audio = WarmUpAudio.speech();
-        int held = audio.length - WarmUpAudio.TAIL_SAMPLES; // fed as spoken; the rest is the pause's tail
         boolean complete = true;
         long started = System.nanoTime();
         for (int i = 0; i < WARM_UP_DICTATIONS && complete; i++) {
@@ -405,14 +404,9 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                     complete = false;
                     break;
                 }
-                for (int at = 0; at < held; at += 1600) {
-                    session.feed(java.util.Arrays.copyOfRange(audio, at, Math.min(held, at + 1600)));
-                }
-                // As the trimmer reports a pause and the release then feeds the held tail: the pass at a
-                // pause runs and its text is the one finish() returns, as in a dictation ending in quiet.
-                float[] tail = java.util.Arrays.copyOfRange(audio, held, audio.length);
-                session.pause(tail, 0.4);
-                session.feed(tail);
+                // The pass at a pause runs and its text is the one finish() returns, as in a dictation
+                // ending in quiet.
+                WarmUpAudio.feedAsSpoken(session, audio);
                 long p0 = System.nanoTime();
                 session.finish();
                 LOG.debug("warm-up dictation {}: {} ms after its audio", i + 1, (System.nanoTime() - p0) / 1_000_000);
@@ -421,6 +415,10 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                     throw e;
                 }
                 complete = false; // cancelled for a dictation
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // nothing interrupts the loader; keep the flag for whoever asks
+                session.cancel();
+                complete = false;
             } finally {
                 warming = null;
             }

@@ -1,5 +1,6 @@
 package dev.dictum.app.engine;
 
+import dev.dictum.app.dictation.Dictation;
 import dev.dictum.audio.WavStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +21,23 @@ final class WarmUpAudio {
     private static final String RESOURCE = "warm-up.wav";
 
     private WarmUpAudio() {
+    }
+
+    /**
+     * Feeds {@code audio} to {@code d} as a dictation ending in quiet arrives: 100 ms pieces, a pause report
+     * carrying the trimmer's tail, the tail's own time of quiet (the pass at the pause runs meanwhile, as
+     * while the user stays quiet before the release; without it, finish() could come before that pass
+     * started and the release run instead), then the tail.
+     */
+    static void feedAsSpoken(Dictation d, float[] audio) throws InterruptedException {
+        int held = audio.length - TAIL_SAMPLES;
+        for (int at = 0; at < held; at += RATE / 10) {
+            d.feed(Arrays.copyOfRange(audio, at, Math.min(held, at + RATE / 10)));
+        }
+        float[] tail = Arrays.copyOfRange(audio, held, audio.length);
+        d.pause(tail, 0.4);
+        Thread.sleep(TAIL_SAMPLES * 1000L / RATE);
+        d.feed(tail);
     }
 
     /** The sentence at 16 kHz, or 2 s of a quiet 220 Hz tone where the resource cannot be read. */

@@ -8,7 +8,6 @@ import dev.dictum.app.settings.Settings;
 import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.session.WhisperEngine;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,17 +23,11 @@ class WarmUpAudioTest {
         float[] audio = WarmUpAudio.speech();
         assertThat(audio.length).as("the packaged clip, not the 2 s tone").isBetween(WarmUpAudio.RATE * 5 / 2,
                 WarmUpAudio.RATE * 4);
-        int held = audio.length - WarmUpAudio.TAIL_SAMPLES;
         try (WhisperEngine engine = WhisperEngine.load(TOY, Backends.open("cpu"))) {
             WhisperSpeechEngine e = new WhisperSpeechEngine(engine, "toy-en", "cpu",
                     () -> Settings.defaults().transcription());
             Dictation d = e.start();
-            for (int at = 0; at < held; at += 1600) {
-                d.feed(Arrays.copyOfRange(audio, at, Math.min(held, at + 1600)));
-            }
-            float[] tail = Arrays.copyOfRange(audio, held, audio.length);
-            d.pause(tail, 0.4);
-            d.feed(tail);
+            WarmUpAudio.feedAsSpoken(d, audio);
             Transcript t = d.finish();
             assertThat(t.text()).isEqualTo("Tell Mark that I will be 9 minutes late.");
             assertThat(t.speculative()).as("made at the pause").isTrue();
