@@ -24,7 +24,7 @@ final class LogitMath {
     }
 
     static float max(float[] x, int from, int to) {
-        return to <= from ? MASKED : VectorMath.max(x, from, to - from);
+        return VectorMath.max(x, from, Math.max(0, to - from)); // -inf (MASKED) for an empty range
     }
 
     /** The first index of the maximum, as torch.argmax returns. */
