@@ -19,6 +19,7 @@ import dev.dictum.app.insert.RobotKeys;
 import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.models.download.ModelDownloader;
 import dev.dictum.app.os.Autostart;
+import dev.dictum.app.os.ClipboardChanges;
 import dev.dictum.app.os.FocusTracker;
 import dev.dictum.app.settings.LiveSettings;
 import dev.dictum.app.settings.Settings;
@@ -124,8 +125,9 @@ public final class DesktopLauncher {
             notifier.notice(Notifier.Kind.WARNING, "History unavailable: " + why);
         });
         FocusTracker focus = OsIntegrations.focusTracker(closeLast);
+        ClipboardChanges clipboardChanges = OsIntegrations.clipboardChanges();
         ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
-                OsIntegrations.clipboardChanges());
+                clipboardChanges, OsIntegrations.textOffer(clipboardChanges, closeLast));
         TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), OsIntegrations.typer(closeLast));
         KeyboardWatch keyboard = new KeyboardWatch();
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,

@@ -4,6 +4,7 @@ import dev.dictum.app.os.Autostart;
 import dev.dictum.app.os.ClipboardChanges;
 import dev.dictum.app.os.FocusTracker;
 import dev.dictum.app.os.KeyGrabs;
+import dev.dictum.app.os.TextOffer;
 import dev.dictum.app.os.UnicodeTyper;
 import dev.dictum.app.os.linux.XdgAutostart;
 import dev.dictum.app.os.windows.WindowsClipboardChanges;
@@ -13,6 +14,7 @@ import dev.dictum.app.os.windows.WindowsTyper;
 import dev.dictum.app.os.x11.X11ClipboardChanges;
 import dev.dictum.app.os.x11.X11Focus;
 import dev.dictum.app.os.x11.X11Grabs;
+import dev.dictum.app.os.x11.X11TextOffer;
 import dev.dictum.app.os.x11.X11Typer;
 import dev.dictum.app.os.x11.XErrors;
 import java.nio.file.Files;
@@ -110,6 +112,25 @@ public final class OsIntegrations {
             LOG.warn("clipboard watch unavailable (the clipboard is read at the release): {}", e.getMessage());
         }
         return ClipboardChanges.UNKNOWN;
+    }
+
+    /**
+     * Puts the dictated text on the clipboard faster than the toolkit does, where there is a way (X11:
+     * a selection owner of Dictum's own); {@link TextOffer#NONE} (the toolkit's clipboard) elsewhere.
+     *
+     * @param watch the clipboard watch, told which window is Dictum's so that it does not count it
+     */
+    public static TextOffer textOffer(ClipboardChanges watch, List<AutoCloseable> closeAtQuit) {
+        try {
+            if (X11Focus.available()) {
+                X11TextOffer o = X11TextOffer.open(watch);
+                closeAtQuit.add(o);
+                return o;
+            }
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("Dictum's own clipboard owner unavailable (the toolkit's is used): {}", e.getMessage());
+        }
+        return TextOffer.NONE;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.dictum.app.insert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dictum.app.os.ClipboardChanges;
 import dev.dictum.app.settings.InsertionSettings;
 import dev.dictum.app.settings.PasteKeystroke;
 import java.awt.datatransfer.Clipboard;
@@ -220,6 +221,66 @@ class ClipboardPasteTest {
         new ClipboardPaste(clipboard, deaf).paste("nobody reads this", s, false);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         assertThat(ms).isBetween(190L, 2000L);
+        assertThat(text(clipboard.getContents(null))).isEqualTo("Grüße");
+    }
+
+    /**
+     * Where the platform offers the text its own way (X11: Dictum's selection owner), the toolkit's
+     * clipboard is not set with it; the restore still waits for the target's read, then comes back
+     * through the toolkit with every format.
+     */
+    @Test
+    void textOfferedThePlatformsWayIsRestoredThroughTheToolkitAfterTheRead() throws Exception {
+        clipboard.setContents(richContents(), null);
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        dev.dictum.app.os.TextOffer platform = (text, onRead) -> {
+            order.add("OFFER " + text);
+            Thread.ofPlatform().start(() -> { // the target's request, some round trips after the keystroke
+                try {
+                    Thread.sleep(80);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                order.add("READ while clipboard=" + text(clipboard.getContents(null)));
+                onRead.run();
+            });
+            return true;
+        };
+        KeySender k = new KeySender() {
+            @Override
+            public void paste(PasteKeystroke p) {
+                order.add("KEY");
+            }
+
+            @Override
+            public void enter() {
+                order.add("ENTER");
+            }
+        };
+        InsertionSettings s = InsertionSettings.defaults().withPasteDelayMillis(0).withRestoreDelayMillis(3000);
+        long t0 = System.nanoTime();
+        new ClipboardPaste(clipboard, k, ClipboardChanges.UNKNOWN, platform).paste("offered", s, true);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        // The toolkit's clipboard kept the user's copy all along (the platform's owner had the text).
+        assertThat(order).containsExactly("OFFER offered", "KEY", "READ while clipboard=Grüße", "ENTER");
+        assertThat(ms).as("restored after the read, not after the 3 s restore delay").isLessThan(1500);
+        Transferable after = clipboard.getContents(null);
+        assertThat(after.getTransferDataFlavors()).containsExactly(DataFlavor.stringFlavor, HTML, APP);
+    }
+
+    @Test
+    void anOfferThePlatformRefusesGoesThroughTheToolkit() throws Exception {
+        clipboard.setContents(richContents(), null);
+        List<String> offered = new ArrayList<>();
+        dev.dictum.app.os.TextOffer refusing = (text, onRead) -> {
+            offered.add(text);
+            return false;
+        };
+        InsertionSettings s = InsertionSettings.defaults().withPasteDelayMillis(0).withRestoreDelayMillis(1000);
+        new ClipboardPaste(clipboard, keys, ClipboardChanges.UNKNOWN, refusing).paste("too long for one request", s,
+                false);
+        assertThat(offered).containsExactly("too long for one request");
+        assertThat(events).containsExactly("CTRL_V while clipboard=too long for one request");
         assertThat(text(clipboard.getContents(null))).isEqualTo("Grüße");
     }
 }

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Counts the CLIPBOARD selection's changes of owner through XFixes, on a connection and daemon
  * thread of its own (blocked in XNextEvent; nothing else uses that connection). Changes made by
- * Dictum's own clipboard window (AWT's, learnt at the first paste) are not counted: the text it
- * pastes and the contents it restores are not the user's copy.
+ * Dictum's own clipboard windows (AWT's, learnt after the first paste, and {@link X11TextOffer}'s)
+ * are not counted: the text it pastes and the contents it restores are not the user's copy.
  */
 public final class X11ClipboardChanges implements ClipboardChanges {
     /** XFixesSelectionNotifyEvent on LP64: type, serial, send_event, display, window, subtype, then owner. */
@@ -18,6 +18,7 @@ public final class X11ClipboardChanges implements ClipboardChanges {
     private final XDisplay query = XDisplay.open(); // for XGetSelectionOwner, under this object's lock
     private final long clipboardAtom;
     private volatile long ours;
+    private volatile long offerWindow; // X11TextOffer's, which owns the clipboard while a paste offers its text
 
     private X11ClipboardChanges(XDisplay events, int notifyEvent) {
         clipboardAtom = Xlib.INSTANCE.XInternAtom(query.handle, "CLIPBOARD", 0);
@@ -30,7 +31,7 @@ public final class X11ClipboardChanges implements ClipboardChanges {
                 Xlib.INSTANCE.XNextEvent(events.handle, event);
                 if (event.getInt(0) == notifyEvent) {
                     long owner = event.getLong(OWNER_OFFSET);
-                    if (owner == 0 || owner != ours) {
+                    if (owner == 0 || owner != ours && owner != offerWindow) {
                         changes.incrementAndGet(); // another program's copy, or the owner went away
                     }
                 }
@@ -53,6 +54,11 @@ public final class X11ClipboardChanges implements ClipboardChanges {
     @Override
     public long generation() {
         return changes.get();
+    }
+
+    /** Dictum's own selection window ({@link X11TextOffer}): its ownership is not another program's copy. */
+    void alsoOurs(long window) {
+        offerWindow = window;
     }
 
     /** The owner now is AWT's clipboard window, the same for the whole run (one round trip, the first time). */

@@ -63,6 +63,33 @@ interface Xlib extends Library {
 
     long XGetSelectionOwner(Pointer display, long selection);
 
+    int XSetSelectionOwner(Pointer display, long selection, long owner, long time);
+
+    long XCreateSimpleWindow(Pointer display, long parent, int x, int y, int width, int height, int borderWidth,
+            long border, long background);
+
+    int XDestroyWindow(Pointer display, long window);
+
+    int XSelectInput(Pointer display, long window, long eventMask);
+
+    /** {@code data}: {@code count} items of {@code format} bits (format 32: C longs, 8 bytes each on LP64). */
+    int XChangeProperty(Pointer display, long window, long property, long type, int format, int mode, Pointer data,
+            int count);
+
+    /** {@code event}: an XEvent the caller filled; nonzero on success. */
+    int XSendEvent(Pointer display, long window, int propagate, long eventMask, Pointer event);
+
+    /** Takes the first queued event of {@code type} for {@code window} into {@code event}; nonzero if there was one. */
+    int XCheckTypedWindowEvent(Pointer display, long window, int type, Pointer event);
+
+    /** The connection's socket, to wait on with poll(2) without holding the connection. */
+    int XConnectionNumber(Pointer display);
+
+    /** The largest request in 4-byte units with BIG-REQUESTS; 0 without it (then {@link #XMaxRequestSize}). */
+    long XExtendedMaxRequestSize(Pointer display);
+
+    long XMaxRequestSize(Pointer display);
+
     /** Xlib's error handler: called for every protocol error of every connection in the process. */
     interface XErrorHandler extends Callback {
         int apply(Pointer display, Pointer errorEvent);
@@ -70,6 +97,14 @@ interface Xlib extends Library {
 
     /** Sets the process-wide error handler; returns the previous one (a function pointer). */
     Pointer XSetErrorHandler(XErrorHandler handler);
+
+    /** libc's poll(2): {@code fds} holds {@code count} pollfd structs (int fd, short events, short revents). */
+    interface Libc extends Library {
+        Libc INSTANCE = Native.load("c", Libc.class);
+        short POLLIN = 1;
+
+        int poll(Pointer fds, long count, int timeoutMillis);
+    }
 
     /** libXtst: a synthetic key event, as if typed. */
     interface Xtst extends Library {
