@@ -10,7 +10,10 @@
 #   every 100, at the 33rd: a model switch through the settings file to --model2, and back at the 38th;
 #   every 200, at the 25th: one dictation of about --long seconds (clips with 1.2 s pauses), exact.
 # Every 10 dictations it samples RSS, Java heap used after a full GC (jcmd GC.run; GC.heap_info),
-# threads, open file descriptors and GPU memory (nvidia-smi, when the app's JVM uses the GPU).
+# threads, open file descriptors and GPU memory (nvidia-smi, when the app's JVM uses the GPU), and
+# where the resident memory lives: the heap's committed size, the code cache's high-water mark
+# (Compiler.codecache), metaspace committed (VM.metaspace) and glibc's arenas, held and free
+# (System.native_heap_info), so that a slope can be named without a second run.
 # Ends with one line:
 #   soak: N dictations, M exact, K cancelled as asked, S silent holds with nothing typed, RSS A→B MB
 #   (growth G after the first 50), threads T0→T1, fds F0→F1, history rows R, WAVs W, lost L
@@ -137,18 +140,27 @@ jcmd "$jpid" VM.version >/dev/null # the attach listener's thread exists from he
 echo "soak: ready after $ready_ms ms (pid $jpid); $count dictations over ${#clip_wav[@]} clips from $clips"
 
 # ---- samples
-echo "dictations,rss_mb,heap_mb,threads,fds,gpu_mb" >"$csv"
+echo "dictations,rss_mb,heap_mb,threads,fds,gpu_mb,heap_committed_mb,codecache_mb,metaspace_mb,malloc_mb,malloc_free_mb" >"$csv"
 sample() { # dictations so far
   jcmd "$jpid" GC.run >/dev/null
   sleep 0.5
   local heap gpu=""
-  heap=$(jcmd "$jpid" GC.heap_info | sed -n 's/.*heap .* used \([0-9]*\)K.*/\1/p' | head -1)
+  local info committed code meta arena
+  info=$(jcmd "$jpid" GC.heap_info)
+  heap=$(sed -n 's/.*heap .* used \([0-9]*\)K.*/\1/p' <<<"$info" | head -1)
+  committed=$(sed -n 's/.*heap .* committed \([0-9]*\)K.*/\1/p' <<<"$info" | head -1)
+  code=$(jcmd "$jpid" Compiler.codecache | sed -n 's/^CodeCache: .*max_used=\([0-9]*\)Kb.*/\1/p' | head -1)
+  meta=$(jcmd "$jpid" VM.metaspace | sed -n 's/^Metaspace .* committed \([0-9]*\)K.*/\1/p' | head -1)
+  # glibc's malloc_info: the arenas' bytes (system current + mmapped chunks) and their free chunks; the
+  # last of each tag is the process's total (each arena has its own before it)
+  arena=$(jcmd "$jpid" System.native_heap_info | awk -F'"' '/<total type="fast"/ {fast = $6} /<total type="rest"/ {rest = $6}
+    /<total type="mmap"/ {mm = $6} /<system type="current"/ {cur = $4} END {printf "%d,%d", (cur + mm) / 1048576, (fast + rest) / 1048576}')
   if command -v nvidia-smi >/dev/null; then
     gpu=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null \
       | awk -F', *' -v p="$jpid" '$1 == p {print $2}' | head -1)
   fi
   jcmd "$jpid" Thread.print | sed -n 's/^"\([^"]*\)".*/\1/p' | sed 's/[0-9][0-9]*/N/g' | sort >"$harness_work/threads-$1.txt"
-  echo "$1,$(harness_rss_mb),$((${heap:-0} / 1024)),$(awk '/^Threads/ {print $2}' "/proc/$jpid/status"),$(ls "/proc/$jpid/fd" | wc -l),$gpu" >>"$csv"
+  echo "$1,$(harness_rss_mb),$((${heap:-0} / 1024)),$(awk '/^Threads/ {print $2}' "/proc/$jpid/status"),$(ls "/proc/$jpid/fd" | wc -l),$gpu,$((${committed:-0} / 1024)),$((${code:-0} / 1024)),$((${meta:-0} / 1024)),${arena:-0,0}" >>"$csv"
 }
 sample 0
 
@@ -358,12 +370,14 @@ set terminal pngcairo size 1000,720 font "DejaVu Sans,10"
 set output "$plot"
 set datafile separator ","
 set key autotitle columnhead
-set multiplot layout 2,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) ${commit}"
+set multiplot layout 3,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) ${commit}"
 set xlabel "dictations"
 set ylabel "MB"; plot "$csv" using 1:2 with linespoints title "RSS"
 set ylabel "MB"; set yrange [0:*]; plot "$csv" using 1:3 with linespoints title "heap used after GC"
 set ylabel "threads"; plot "$csv" using 1:4 with linespoints title "threads"
 set ylabel "open fds"; plot "$csv" using 1:5 with linespoints title "file descriptors"
+set ylabel "MB"; plot "$csv" using 1:10 with linespoints title "malloc arenas", "$csv" using 1:11 with linespoints title "of which free", "$csv" using 1:7 with linespoints title "heap committed"
+set ylabel "MB"; plot "$csv" using 1:8 with linespoints title "code cache (high water)", "$csv" using 1:9 with linespoints title "metaspace committed"
 unset multiplot
 GP
 
@@ -372,6 +386,9 @@ GP
   echo "details: slope of RSS after the first $base: $slope MB per 1,000 dictations (bound $max_growth);" \
     "$short too short as asked, $mic_lost microphone losses with nothing typed, $pasted_last paste-last checks," \
     "$wrong wrong; heap after GC $h_base→$h1 MB; ${elapsed} s for $count dictations; ready after $ready_ms ms"
+  echo "where RSS lives, at dictation $base → the end (MB): $(awk -F, -v b="$base" 'NR > 1 && $1 >= b && !seen {split($0, a, ","); seen = 1}
+    NR > 1 {split($0, z, ",")} END {printf "RSS %d→%d, heap committed %d→%d, code cache %d→%d, metaspace %d→%d, malloc arenas %d→%d (free %d→%d)",
+      a[2], z[2], a[7], z[7], a[8], z[8], a[9], z[9], a[10], z[10], a[11], z[11]}' "$csv")"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%d MB", $2/1024}' /proc/meminfo), load at the end $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%F %H:%M UTC'); commit ${commit} at the start"
   echo "model $model${model2:+ (switching with $model2)}; clips $clips (${#clip_wav[@]})"
   echo "samples ($csv):"

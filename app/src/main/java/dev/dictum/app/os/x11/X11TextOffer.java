@@ -162,9 +162,12 @@ public final class X11TextOffer implements TextOffer, AutoCloseable {
             int type = event.getInt(0);
             if (type == SELECTION_REQUEST) {
                 answer();
-            } else if (type == SELECTION_CLEAR && event.getLong(40) == clipboard) {
+            } else if (type == SELECTION_CLEAR && event.getLong(40) == clipboard && offer != null
+                    && Long.compareUnsigned(event.getLong(48), offer.time) >= 0) {
                 offer = null; // another owner now: nothing more to answer
             }
+            // A clear older than the offer is the loss of the one before (queued during the offer's round
+            // trips): the new ownership stands.
         }
     }
 
