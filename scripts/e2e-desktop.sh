@@ -40,7 +40,9 @@
 #   before it, and the clipboard be restored) and prints the app's release-to-text median, p95 and max
 #   over the N (issue 23; not with --spam, --cancel-with-escape, --unplug-mic, --expect-no-leak,
 #   --disk-full). --hog runs a busy loop per core (nice 0) from the first dictation to the end, as a
-#   build or a browser would (issue 23 item 3).
+#   build or a browser would (issue 23 item 3). --release-after S: seconds between the WAV's end and
+#   the release (default 0.4); 0 with a WAV that ends in its own quiet gives exactly that quiet
+#   (held_de_063.wav: a last pause of 0.63 s, issue 23 item 2).
 # Every run ends by checking that nothing under the app's data and config folders is open to group
 # or others (issue 23 item 6).
 # Screenshots (tray menu open, recording indicator) go to --shots (default
@@ -69,6 +71,7 @@ max_r2t=1000
 wm=""
 repeat=1
 hog=0
+release_after=0.4
 tx_extra=""
 positional=()
 while [ $# -gt 0 ]; do
@@ -92,12 +95,14 @@ while [ $# -gt 0 ]; do
     --wm) wm="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --hog) hog=1; shift ;;
+    --release-after) release_after="$2"; shift 2 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done
 case "$insert" in paste|type) ;; *) echo "e2e: --insert must be paste or type" >&2; exit 2 ;; esac
 case "$wm" in ""|openbox) ;; *) echo "e2e: --wm must be openbox" >&2; exit 2 ;; esac
+[[ "$release_after" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "e2e: --release-after must be a number of seconds" >&2; exit 2; }
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "e2e: --repeat must be a positive number" >&2; exit 2; }
 if [ "$repeat" -gt 1 ] && { [ "$spam" != 0 ] || [ "$cancel_esc" = 1 ] || [ -n "$unplug" ] || [ "$noleak" = 1 ] || [ "$diskfull" = 1 ]; }; then
   echo "e2e: --repeat is for plain dictations" >&2; exit 2
@@ -353,7 +358,7 @@ if [ -n "$unplug" ]; then
   unplugger=$!
 fi
 paplay --device=vmic_sink "$wav"
-sleep 0.4
+sleep "$release_after"
 wait "$shot" || true
 [ "$cancel_esc" = 0 ] || wait "$canceller"
 [ -z "$unplug" ] || wait "$unplugger"
@@ -463,7 +468,7 @@ if [ "$repeat" -gt 1 ] && [ -n "$expected" ]; then
   for ((k = 2; k <= repeat; k++)); do
     before="$(window_text)"; before="${before%x}"
     mark=$(wc -l <"$applog")
-    press; sleep 0.3; paplay --device=vmic_sink "$wav"; sleep 0.4; release
+    press; sleep 0.3; paplay --device=vmic_sink "$wav"; sleep "$release_after"; release
     wait_for 120 has_outcome || fail "dictation $k: no outcome from the app in 120 s"
     grew() { local now; now="$(window_text)"; now="${now%x}"; [ "$now" = "$before$expected" ] || [ "$now" = "$before $expected" ]; }
     wait_for 20 grew || fail "dictation $k: expected [$before( )$expected], the window holds [$(cat "$typed")]"
