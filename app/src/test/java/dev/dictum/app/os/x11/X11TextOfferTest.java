@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.dictum.app.os.ClipboardChanges;
-import java.io.IOException;
+import dev.dictum.app.testing.Xclip;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -20,17 +19,17 @@ class X11TextOfferTest {
     @Test
     void aProgramGetsTheTextInEveryTargetAndTheFirstReadIsReportedOnce() throws Exception {
         assumeTrue(X11Focus.available(), "skipped: no X display (DISPLAY is not set)");
-        assumeTrue(xclipAvailable(), "skipped: no xclip");
+        assumeTrue(Xclip.available(), "skipped: no xclip");
         try (X11TextOffer offer = X11TextOffer.open(ClipboardChanges.UNKNOWN)) {
             AtomicInteger reads = new AtomicInteger();
             assertThat(offer.offer(TEXT, reads::incrementAndGet)).isTrue();
-            assertThat(xclipOut("TARGETS")).contains("TARGETS", "UTF8_STRING", "STRING", "text/plain;charset=utf-8");
+            assertThat(new String(Xclip.read("TARGETS"), StandardCharsets.UTF_8)).contains("TARGETS", "UTF8_STRING", "STRING", "text/plain;charset=utf-8");
             assertThat(reads.get()).as("asking which targets there are is not reading the text").isZero();
-            assertThat(xclipOut("UTF8_STRING")).isEqualTo(TEXT);
+            assertThat(Xclip.text()).isEqualTo(TEXT);
             assertThat(reads.get()).isEqualTo(1);
-            assertThat(xclipOut("text/plain;charset=utf-8")).isEqualTo(TEXT);
+            assertThat(new String(Xclip.read("text/plain;charset=utf-8"), StandardCharsets.UTF_8)).isEqualTo(TEXT);
             // STRING is Latin-1 (ICCCM): what it cannot hold becomes '?'
-            assertThat(new String(xclipBytes("STRING"), StandardCharsets.ISO_8859_1))
+            assertThat(new String(Xclip.read("STRING"), StandardCharsets.ISO_8859_1))
                     .isEqualTo("Grüße aus Köln, ?? ? 10:30.");
             assertThat(reads.get()).as("told once, however often the text is fetched").isEqualTo(1);
         }
@@ -39,54 +38,29 @@ class X11TextOfferTest {
     @Test
     void anotherProgramsCopyEndsTheOfferAndOurOwnershipIsNotCountedAsACopy() throws Exception {
         assumeTrue(X11Focus.available(), "skipped: no X display (DISPLAY is not set)");
-        assumeTrue(xclipAvailable(), "skipped: no xclip");
+        assumeTrue(Xclip.available(), "skipped: no xclip");
         ClipboardChanges watch = X11ClipboardChanges.open();
         try (X11TextOffer offer = X11TextOffer.open(watch)) {
             long before = watch.generation();
             assertThat(offer.offer("first", () -> { })).isTrue();
             assertThat(offer.offer("second", () -> { })).isTrue();
-            assertThat(xclipOut("UTF8_STRING")).isEqualTo("second");
+            assertThat(Xclip.text()).isEqualTo("second");
             Thread.sleep(200); // the watch's events for our two offers have arrived by now
             if (before >= 0) {
                 assertThat(watch.generation()).as("Dictum's own offers are not the user's copy").isEqualTo(before);
             }
-            Process copy = new ProcessBuilder("xclip", "-selection", "clipboard", "-quiet", "-i").start();
-            copy.getOutputStream().write("the user's".getBytes(StandardCharsets.UTF_8));
-            copy.getOutputStream().close();
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (!"the user's".equals(xclipOut("UTF8_STRING")) && System.nanoTime() < until) {
-                Thread.sleep(20);
-            }
-            assertThat(xclipOut("UTF8_STRING")).isEqualTo("the user's");
+            Process copy = Xclip.own("the user's");
+            assertThat(Xclip.text()).isEqualTo("the user's");
             if (before >= 0) {
+                for (int i = 0; i < 100 && watch.generation() == before; i++) {
+                    Thread.sleep(20); // the watch's event arrives on its own thread
+                }
                 assertThat(watch.generation()).as("another program's copy counts").isGreaterThan(before);
             }
             copy.destroy();
             // Taken back at once, as the next paste does
             assertThat(offer.offer("third", () -> { })).isTrue();
-            assertThat(xclipOut("UTF8_STRING")).isEqualTo("third");
+            assertThat(Xclip.text()).isEqualTo("third");
         }
-    }
-
-    private static boolean xclipAvailable() {
-        try {
-            return new ProcessBuilder("xclip", "-version").redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static String xclipOut(String target) throws Exception {
-        return new String(xclipBytes(target), StandardCharsets.UTF_8);
-    }
-
-    private static byte[] xclipBytes(String target) throws Exception {
-        Process p = new ProcessBuilder("xclip", "-o", "-selection", "clipboard", "-t", target).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("xclip answered").isTrue();
-        return out;
     }
 }
