@@ -13,6 +13,8 @@
 # On the GPU machine (one device call; ~9 min for the four sizes, 5 of them building whisper.cpp):
 #   bash DEST/bench-gpu.sh run            tables on stdout, JSON lines and logs in $BENCH_OUT (or DEST/out)
 #     BENCH_SIZES="tiny small large-v3-turbo large-v3"   SKIP_WHISPERCPP=1   DICTUM_RUNS=10
+#     Q8_SIZES="large-v3-turbo"  sizes (of BENCH_SIZES) run a second time from the same weights as a q8_0
+#                          ggml file (hf_to_ggml.py --ftype q8_0), Dictum and whisper.cpp, size "S-q8_0"
 #     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
 #                          decoder step launched op by op instead of replayed as one CUDA graph)
 #     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
@@ -73,6 +75,10 @@ B="$PWD"
 OUTD="${BENCH_OUT:-$B/out}"
 mkdir -p "$OUTD"
 SIZES=(${BENCH_SIZES:-tiny small large-v3-turbo large-v3})
+Q8=(${Q8_SIZES:-})
+for s in "${Q8[@]}"; do
+  [[ " ${SIZES[*]} " == *" $s "* ]] || { echo "bench-gpu: Q8_SIZES must be among BENCH_SIZES: $s" >&2; exit 2; }
+done
 RUNS="${DICTUM_RUNS:-10}"
 WORK=/tmp/dictum-bench
 mkdir -p "$WORK"
@@ -115,6 +121,10 @@ for s in "${SIZES[@]}"; do
       --out "$WORK/$s/ggml-f16.bin" --ftype f16 >>"$OUTD/make.log" 2>&1 || echo "bench-gpu: ggml conversion of $s failed"
   fi
 done
+for s in "${Q8[@]}"; do # the same weights as q8_0 blocks, for Dictum and whisper.cpp alike
+  [ -f "$WORK/$s/ggml-q8_0.bin" ] || python3 "$B/hf_to_ggml.py" --model-dir "$WORK/$s" --mel-filters "$B/mel_filters.npz" \
+    --out "$WORK/$s/ggml-q8_0.bin" --ftype q8_0 >>"$OUTD/make.log" 2>&1 || echo "bench-gpu: q8_0 conversion of $s failed"
+done
 
 # The audio and length of the beam-5 transcription every engine runs (issue 22 item 4).
 SAMPLES="$B/release-samples"
@@ -129,10 +139,10 @@ BASE_MIB="$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 # 3. Dictum (the bundle's jars; and the baseline kernels when packed).
 JAVA="$B/runtime/bin/java"
 FLAGS=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss4m -Xmx32g -XX:+UseParallelGC)
-dictum_bench() { # label classpath size
-  local label="$1" cp="$2" s="$3" peak j
+dictum_bench() { # label classpath size [model, default the size's safetensors folder]
+  local label="$1" cp="$2" s="$3" model="${4:-$WORK/$3}" peak j
   peak_start
-  j="$("$JAVA" "${FLAGS[@]}" -cp "$cp" dev.dictum.app.cli.DictumCli bench --backend cuda --model "$WORK/$s" \
+  j="$("$JAVA" "${FLAGS[@]}" -cp "$cp" dev.dictum.app.cli.DictumCli bench --backend cuda --model "$model" \
     --runs "$RUNS" --tokens "$BEAM_TOKENS" --warmup 3 --audio "$BEAM_WAV" --json 2>>"$OUTD/dictum.log" | tail -1)"
   peak="$(peak_stop)"
   if [ -n "$j" ]; then
@@ -182,6 +192,11 @@ for s in "${SIZES[@]}"; do
     dictum_release "$s"
   fi
 done
+for s in "${Q8[@]}"; do
+  [ -z "${SKIP_DICTUM:-}" ] || break
+  log "dictum $s q8_0"
+  dictum_bench dictum "$CP_NEW" "$s-q8_0" "$WORK/$s/ggml-q8_0.bin"
+done
 
 # 4. transformers fp16 sdpa, and the two ceilings (device-to-device copy, a large f16 GEMM).
 for s in "${SIZES[@]}"; do
@@ -218,12 +233,16 @@ if [ -n "${WPID:-}" ]; then
   wait "$WPID" || { echo "bench-gpu: whisper.cpp build failed"; tail -20 "$OUTD/whisper.cpp-build.log"; }
 fi
 if [ -z "${SKIP_WHISPERCPP:-}" ] && [ -x "$WBUILD/bin/whisper-bench" ]; then
-  for s in "${SIZES[@]}"; do
+  runs=()
+  for s in "${SIZES[@]}"; do runs+=("$s:$WORK/$s/ggml-f16.bin"); done
+  for s in "${Q8[@]}"; do runs+=("$s-q8_0:$WORK/$s/ggml-q8_0.bin"); done
+  for run in "${runs[@]}"; do
+    s="${run%%:*}"; model="${run#*:}"
     log "whisper.cpp $s"
     n=5; case "$s" in tiny|small) n=10 ;; esac
     peak_start
     for i in $(seq "$n"); do
-      "$WBUILD/bin/whisper-bench" -m "$WORK/$s/ggml-f16.bin" -t 8 -fa 2>&1 | grep -E "encode time|decode time|batchd time"
+      "$WBUILD/bin/whisper-bench" -m "$model" -t 8 -fa 2>&1 | grep -E "encode time|decode time|batchd time"
     done >"$WORK/wb-$s.txt"
     peak="$(peak_stop)"
     python3 - "$WORK/wb-$s.txt" "$s" "$peak" "$BASE_MIB" >>"$RES" <<'PY'
@@ -238,7 +257,7 @@ if v["encode"]:
         "beam5_ms_per_step": statistics.median(v["batchd"]), "peak_gpu_mib": float(sys.argv[3]) - float(sys.argv[4])}))
 PY
     if [ -x "$WBUILD/bin/dictum-beam-bench" ]; then # a real beam-5 transcription of BEAM_WAV
-      "$WBUILD/bin/dictum-beam-bench" "$WORK/$s/ggml-f16.bin" "$BEAM_WAV" "$BEAM_TOKENS" 5 8 >"$WORK/wbeam-$s.txt" \
+      "$WBUILD/bin/dictum-beam-bench" "$model" "$BEAM_WAV" "$BEAM_TOKENS" 5 8 >"$WORK/wbeam-$s.txt" \
         2>>"$OUTD/whisper.cpp-beam.log" || echo "bench-gpu: whisper.cpp beam transcription failed on $s"
       python3 - "$WORK/wbeam-$s.txt" "$s" >>"$RES" <<'PY'
 import json, re, statistics, sys
@@ -276,4 +295,4 @@ for s in ${COMPILED_SIZES:-${SIZES[*]}}; do
 done
 
 # 7. The table: each figure, the faster peer, Dictum / faster peer, and the floor.
-python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}"
+python3 "$B/bench_gpu_table.py" "$RES" "${SIZES[@]}" $(for s in "${Q8[@]}"; do echo "$s-q8_0"; done)

@@ -25,9 +25,12 @@ RELEASE_STEPS = 17
 
 
 def floors(size, ceil):
-    d, el, dl, mels = DIMS[size]
+    # "S-q8_0": the same dimensions with the weights in q8_0 blocks (34 bytes per 32 values)
+    quantised = size.endswith("-q8_0")
+    d, el, dl, mels = DIMS[size.removesuffix("-q8_0")]
     enc_flop = 24 * T * d * d * el + 4 * T * T * d * el + 2 * 3000 * mels * d * 3 + 2 * T * d * d * 3
-    dec_bytes = 2 * (dl * 14 * d * d + VOCAB * d) + dl * 2 * T * d * 2
+    weight_bytes = 34 / 32 if quantised else 2
+    dec_bytes = weight_bytes * (dl * 14 * d * d + VOCAB * d) + dl * 2 * T * d * 2
     read = ceil["copy_tb_s"] * 1e12
     return enc_flop, dec_bytes, enc_flop / (ceil["f16_gemm_tflop_s"] * 1e12) * 1e3, dec_bytes / read * 1e3
 
