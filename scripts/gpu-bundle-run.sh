@@ -48,6 +48,7 @@ done
 # 3. Every GPU test (and the discovery/doctor tests), through the JUnit console launcher.
 TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-standalone | tr '\n' ':')"
 CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest
+  dev.dictum.gpu.backend.GpuGemvQ8Test
   dev.dictum.gpu.backend.GpuFusedStepTest dev.dictum.gpu.backend.GpuMemoryReportTest dev.dictum.whisper.gpu.GpuStepFusionTest
   dev.dictum.gpu.backend.GpuCrossAttentionF16Test dev.dictum.whisper.gpu.GpuCrossKvTest
   dev.dictum.gpu.backend.GpuSelfAttentionF16Test dev.dictum.whisper.gpu.GpuMemoryPhasesTest
