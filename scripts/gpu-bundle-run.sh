@@ -60,6 +60,8 @@ CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest
   dev.dictum.app.cli.CliDoctorTest
   dev.dictum.app.cli.CliGpuSamplesTest dev.dictum.app.dictation.GpuSpeculationExactnessTest
   dev.dictum.app.dictation.InterruptedDictationTest)
+# BUNDLE_CLASSES="a.B c.D": only these (a rerun of what failed, within one short device call)
+[ -z "${BUNDLE_CLASSES:-}" ] || read -ra CLASSES <<<"$BUNDLE_CLASSES"
 SELECT=()
 for c in "${CLASSES[@]}"; do SELECT+=(--select-class "$c"); done
 "$JAVA" "${FLAGS[@]}" -Ddictum.testdata="$B/testdata" -jar "$B"/lib-test/junit-platform-console-standalone-*.jar \
