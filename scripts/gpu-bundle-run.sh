@@ -48,6 +48,7 @@ done
 # 3. Every GPU test (and the discovery/doctor tests), through the JUnit console launcher.
 TESTCP="$CP$(ls "$B"/lib-test/*.jar "$B"/lib-test/deps/*.jar | grep -v console-standalone | tr '\n' ':')"
 CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest dev.dictum.gpu.backend.GpuGemvTest
+  dev.dictum.gpu.backend.GpuGemvQ8Test
   dev.dictum.gpu.backend.GpuFusedStepTest dev.dictum.gpu.backend.GpuMemoryReportTest dev.dictum.whisper.gpu.GpuStepFusionTest
   dev.dictum.gpu.backend.GpuCrossAttentionF16Test dev.dictum.whisper.gpu.GpuCrossKvTest
   dev.dictum.gpu.backend.GpuSelfAttentionF16Test dev.dictum.whisper.gpu.GpuMemoryPhasesTest
@@ -59,6 +60,8 @@ CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest
   dev.dictum.app.cli.CliDoctorTest
   dev.dictum.app.cli.CliGpuSamplesTest dev.dictum.app.dictation.GpuSpeculationExactnessTest
   dev.dictum.app.dictation.InterruptedDictationTest)
+# BUNDLE_CLASSES="a.B c.D": only these (a rerun of what failed, within one short device call)
+[ -z "${BUNDLE_CLASSES:-}" ] || read -ra CLASSES <<<"$BUNDLE_CLASSES"
 SELECT=()
 for c in "${CLASSES[@]}"; do SELECT+=(--select-class "$c"); done
 "$JAVA" "${FLAGS[@]}" -Ddictum.testdata="$B/testdata" -jar "$B"/lib-test/junit-platform-console-standalone-*.jar \

@@ -15,29 +15,8 @@
 // any offset the host passes). W (warpSize) is read at run time: 32 on NVIDIA and RDNA wave32, 64
 // on GCN/CDNA; nothing below assumes either.
 #include "dictum_gpu.h"
-#include "block_reduce.cuh"
+#include "gemv_common.cuh"
 #include "kv_half.cuh"
-
-#define DG_GEMV_ROWS 8
-#define DG_GEMV_UNROLL 8
-#define DG_GEMV_MAX_WARPS 8 // 256 threads of W = 32 (the launch bound below)
-
-#if defined(__HIP__)
-#define DG_LDG(p) (*(p))
-#else
-#define DG_LDG(p) __ldg(p) // read-only path: w and x are never written by this kernel
-#endif
-
-// Warps per output column for a row of k elements: the largest power of two ≤ warps whose slices
-// still hold ≥ 4 loads of 16 bytes per lane (a shorter slice costs more in its reduction than it
-// gains in loads in flight). LaunchGeometry.gemvSplit computes the same to size the grid.
-__device__ __forceinline__ int dg_gemv_split(int k, int warps, int w) {
-    int s = 1;
-    while (s * 2 <= warps && (k / 8) / (s * 2) >= 4 * w) {
-        s *= 2;
-    }
-    return s;
-}
 
 __device__ __forceinline__ void dg_fma8(const uint4 raw, const float4 a, const float4 c, float& acc) {
     const __half2* h = reinterpret_cast<const __half2*>(&raw);
@@ -224,77 +203,14 @@ extern "C" __global__ void __launch_bounds__(256) gemv3_f16(const float* x, cons
 // their bytes, sets its time. gemv1_f16, gemv1_ln_f16 and gemv3_1_f16 are gemv_f16 / gemv3_f16 for
 // rows == 1 (compiled without the 8-row pass: fewer registers, more warps per SM) with
 //   - (gemv1_ln_f16, gemv3_1_f16) a LayerNorm of x in the prologue: every block normalises the row into
-//     its dynamic shared memory (k floats, + k half2 of gain and bias) exactly as layer_norm_f32 does (mean, then the centred
+//     its dynamic shared memory (k floats, + k half2 of gain and bias; dg_ln_row, gemv_common.cuh) exactly as
+//     layer_norm_f32 does (mean, then the centred
 //     variance, in the same order at the same block size in every block, so every block holds the
 //     same bits), and the pass reads x from there. The lane's first 8 loads of w are issued before
 //     the prologue, so the row's statistics are computed while w is on its way;
 //   - (gemv3_1_f16) an optional K/V-cache epilogue (step != null): projections 1 and 2 (key, value)
 //     are written to row step[1] of their outputs (row stride rowStride), the position read from
 //     device memory when the kernel runs, as kv_append_f32 does.
-
-// Elements of x (and of gain and bias) per thread whose loads are all issued before the first is used:
-// a row of k ≤ 10 · blockDim (1280, large-v3's d, at 128 threads) is one round trip to L2 instead of
-// six (the loop of one load per element, unrolled by 4, for x and then for gain and bias measured
-// ~4 µs of prologue at k 1280 on an H100). 10 keeps gemv1_ln_f16 at 99 registers on sm_90 (12: 121).
-#define DG_LN_BATCH 10
-
-// Normalises x[0..k) into xs (shared) as layer_norm_f32 with eps 1e-5 (the same sums in the same order
-// at the same block size); gb (shared, k half2) holds (gain, bias) meanwhile. Ends with a barrier.
-__device__ __forceinline__ void dg_ln_row(const float* x, const __half* gain, const __half* lnBias, float* xs,
-                                          __half2* gb, int k, float* redMean, float* redVar) {
-    float s = 0.0f;
-    for (int c0 = threadIdx.x; c0 < k; c0 += DG_LN_BATCH * blockDim.x) {
-        float v[DG_LN_BATCH];
-        __half g[DG_LN_BATCH];
-        __half b[DG_LN_BATCH];
-#pragma unroll
-        for (int e = 0; e < DG_LN_BATCH; e++) { // every load of the batch first ...
-            const int c = c0 + e * blockDim.x;
-            const bool in = c < k;
-            v[e] = in ? DG_LDG(x + c) : 0.0f;
-            g[e] = in ? DG_LDG(gain + c) : __float2half(0.0f);
-            b[e] = in ? DG_LDG(lnBias + c) : __float2half(0.0f);
-        }
-#pragma unroll
-        for (int e = 0; e < DG_LN_BATCH; e++) { // ... then the sum, in element order as layer_norm_f32
-            const int c = c0 + e * blockDim.x;
-            if (c < k) {
-                xs[c] = v[e];
-                gb[c] = __halves2half2(g[e], b[e]);
-                s += v[e];
-            }
-        }
-    }
-    const float mean = dg_block_sum(s, redMean) / k;
-    float v = 0.0f;
-    for (int c = threadIdx.x; c < k; c += blockDim.x) { // the elements this thread stored: no barrier
-        const float d = xs[c] - mean;
-        v = fmaf(d, d, v);
-    }
-    const float var = dg_block_sum(v, redVar);
-    const float inv = (float) (1.0 / sqrt((double) (var / k + 1e-5f))); // as layer_norm_f32 and the CPU
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        const float2 p = __half22float2(gb[c]);
-        xs[c] = fmaf((xs[c] - mean) * inv, p.x, p.y);
-    }
-    __syncthreads();
-}
-
-template <bool XS>
-__device__ __forceinline__ float4 dg_ldx4(const float4* p) {
-    if (XS) {
-        return *p; // shared memory (the normalised row)
-    }
-    return DG_LDG(p);
-}
-
-template <bool XS>
-__device__ __forceinline__ float dg_ldx(const float* p) {
-    if (XS) {
-        return *p;
-    }
-    return DG_LDG(p);
-}
 
 // dg_gemv_pass<1> for one row with the first batch of 16-byte loads already in `pre` (wide only),
 // x read from shared memory when XS. Returns the warp's sum.

@@ -2,7 +2,7 @@ package dev.dictum.gpu;
 
 /** What a backend's memory holds, for the memory budget (bench, doctor): each allocation has one. */
 public enum MemoryCategory {
-    /** Model weights as the backend holds them (f16 on a GPU). */
+    /** Model weights as the backend holds them (on a GPU f16, or a q8_0 file's matrices as q8_0 blocks). */
     WEIGHTS("weights"),
     /** The decoder's self-attention key/value caches (and beam search's spare set). */
     SELF_KV("self K/V"),
@@ -12,6 +12,11 @@ public enum MemoryCategory {
     ENCODER_SCRATCH("encoder scratch"),
     /** The decoder's per-token activations, logits and the ops' partials. */
     DECODER_SCRATCH("decoder scratch"),
+    /**
+     * The one f16 buffer a q8_0 matrix is dequantised into right before its GEMM (issue 22: the encoder's
+     * products and other many-row ones), shared by every such matrix and as large as the largest of them.
+     */
+    WEIGHT_SCRATCH("weight scratch"),
     /** Host-copy staging ring and the upload scratch (raw weights before conversion). */
     STAGING("staging"),
     /** Anything untagged (tests, tools). */

@@ -22,7 +22,9 @@ class Gfx1010MetadataTest {
             "attention_f32", "cross_attention_f32", "cross_attention_f32_hd64", "cross_attention_f16kv",
             "cross_attention_f16kv_hd64", "add_rows_f16", "embed_f16", "transpose_f32", "transpose_f32_to_f16",
             "kv_append_f32", "gemv1_f16", "gemv1_ln_f16", "gemv3_1_f16", "gemv1_pipe_f16", "attention_rows_f32",
-            "attention_rows_f16kv", "kv_append_f16", "gemv3_1_f16kv");
+            "attention_rows_f16kv", "kv_append_f16", "gemv3_1_f16kv",
+            // issue 22: a q8_0 file's weights read as q8_0 blocks by the decoder's products and embedding
+            "gemv_q8_0", "gemv3_q8_0", "gemv1_ln_q8_0", "gemv3_1_q8_0", "gemv3_1_q8_0kv", "embed_q8_0");
     private static final int ELFABIVERSION_AMDGPU_HSA_V4 = 2;
 
     /** Block size and dynamic LDS each kernel is launched with (ABI.md) at Whisper's shapes. */
@@ -50,6 +52,12 @@ class Gfx1010MetadataTest {
             Map.entry("gemv3_1_f16", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
             // the same into the f16 self K/V caches (issue 22)
             Map.entry("gemv3_1_f16kv", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
+            // the same GEMVs over q8_0 blocks (issue 22: turbo's weights in 840 MiB)
+            Map.entry("gemv_q8_0", new Launch(128, 0, null)),
+            Map.entry("gemv3_q8_0", new Launch(128, 0, null)),
+            Map.entry("gemv1_ln_q8_0", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
+            Map.entry("gemv3_1_q8_0", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
+            Map.entry("gemv3_1_q8_0kv", new Launch(128, 8L * 1280, "LN prologue, d 1280")),
             // beam search's self-attention through row tables: one tile of 128 keys per block, static LDS only
             Map.entry("attention_rows_f32", new Launch(128, 0, null)),
             // every decoder self-attention over the GPU's f16 caches (issue 22): the same launch
@@ -168,6 +176,6 @@ class Gfx1010MetadataTest {
         Path out = Path.of("target/gfx1010-kernels.md");
         Files.writeString(out, t);
         System.out.print(t);
-        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 35);
+        assertThat(List.of(t.toString().split("\n"))).hasSize(2 + 41);
     }
 }

@@ -40,7 +40,7 @@ class KernelBuildTest {
                     .map(n -> n.substring(0, n.length() - 3)).sorted().toList();
             assertThat(res.modules().keySet()).containsExactlyInAnyOrderElementsOf(modules);
         }
-        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(35); // issue 22: 3 of them f16 cross K/V, 1 beam rows, 3 f16 self K/V
+        assertThat(res.modules().values().stream().mapToInt(List::size).sum()).isEqualTo(41); // issue 22: 3 of them f16 cross K/V, 1 beam rows, 3 f16 self K/V, 6 q8_0 weights
     }
 
     @Test

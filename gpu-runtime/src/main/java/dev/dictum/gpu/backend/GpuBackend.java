@@ -36,7 +36,8 @@ import java.util.List;
 /**
  * {@link Backend} on a GPU through either driver (HIP or CUDA), launching the kernels of
  * native/src/kernels exactly as ABI.md (v1) has them. Weights are uploaded as the file stores
- * them and turned into f16 on the device (convert/dequant kernels); activations are f32; every
+ * them and turned into f16 on the device (convert/dequant kernels), a q8_0 file's matrices kept as
+ * q8_0 blocks ({@link GpuMemory#upload}); activations are f32; every
  * launch and copy goes on one stream; only {@link #download} and {@link #synchronize} wait.
  * What is held in device memory is {@link GpuMemory}'s; which kernel an op takes, {@link KernelChoice}'s;
  * each launch's grid and shared memory, {@link LaunchGeometry}'s. The weight products' launches are
@@ -67,7 +68,7 @@ public final class GpuBackend implements Backend {
         this.kernels = new KernelCache(device, KernelImages.load());
         this.memory = new GpuMemory(device, stream, kernels);
         this.projection = new ProjectionOps(driver.api(), stream, kernels, device.props(),
-                new HiloGemm(stream, kernels, memory, device.props()));
+                new HiloGemm(stream, kernels, memory, device.props()), memory);
         this.crossKv = new CrossKvOps(stream, kernels, memory, device.props());
         this.selfKv = new RowAttention(stream, kernels, memory);
         this.graphsRefused = !driver.graphsSupported() ? driver.api() + " graphs are not used"
@@ -101,7 +102,25 @@ public final class GpuBackend implements Backend {
 
     /** The kernel modules of ABI v1 (native/src/kernels, one per .cu file). */
     static final List<String> MODULES = List.of("convert", "dequant", "gemm", "gemv", "layer_norm", "conv1d_gelu",
-            "add_rows", "embed", "attention", "attention_rows", "cross_attention", "transpose", "fill", "kv_append");
+            "add_rows", "embed", "attention", "attention_rows", "cross_attention", "transpose", "fill", "kv_append",
+            "gemv_q8_0");
+
+    /**
+     * Bytes a weight takes on a GPU before the weight arena packs it (for ModelMemory's estimate, before
+     * anything is loaded): its q8_0 blocks where {@link #upload} keeps them (issue 22), else 2 a value.
+     */
+    public static long weightBytes(HostTensor t) {
+        return GpuWeight.keptAsQ8_0(t) ? t.data().byteSize() : 2 * t.elementCount();
+    }
+
+    /**
+     * The weight scratch that {@code t} needs (the f16 values a GEMM reads of a matrix kept as q8_0, where a
+     * many-row product dequantises it: {@link KernelChoice#dequantGemm}), or 0; the scratch is the largest.
+     */
+    public static long weightScratchBytes(HostTensor t) {
+        boolean gemm = GpuWeight.keptAsQ8_0(t) && t.elementCount() <= KernelChoice.DEQUANT_GEMM_MAX_VALUES;
+        return gemm ? 2 * t.elementCount() : 0;
+    }
 
     @Override
     public synchronized void checkFits(String what, long bytes) {
@@ -256,7 +275,7 @@ public final class GpuBackend implements Backend {
         checkRange(buf(x), 0, (long) rows * cols);
         checkRange(buf(out), 0, (long) rows * cols);
         kernels.kernel("layer_norm", "layer_norm_f32").launch(stream, layerNormGrid(rows, block, warp), 1, 1, block, 0,
-                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).address()).ptr(weight(bias).address())
+                new KernelArgs().ptr(buf(x).at(0)).ptr(weight(gain).f16()).ptr(weight(bias).f16())
                         .ptr(buf(out).at(0)).i32(rows).i32(cols));
     }
 
@@ -270,7 +289,7 @@ public final class GpuBackend implements Backend {
         int t = gemmTile(kernels.module("conv1d_gelu").image());
         kernels.kernel("conv1d_gelu", "conv1d_gelu_f16").launch(stream, ceil(outChannels, t), ceil(outFrames, t), 1,
                 BLOCK, 0, new KernelArgs().ptr(buf(in).at(0)).i32(channelMajor ? 1 : 0).i32(inChannels)
-                        .i32(inFrames).ptr(weight(w).address()).ptr(weight(bias).address()).i32(stride)
+                        .i32(inFrames).ptr(weight(w).f16()).ptr(weight(bias).f16()).i32(stride)
                         .ptr(buf(out).at(0)).i32(outChannels).i32(outFrames));
     }
 
@@ -285,8 +304,10 @@ public final class GpuBackend implements Backend {
             return;
         }
         checkRange(buf(x), 0, (long) rows * cols);
+        // (a q8_0 file keeps the positions in f32; were they q8_0, the weight scratch would hold them)
+        long t = memory.dequantised(weight(table));
         memory.gridStride(kernels.kernel("add_rows", "add_rows_f16"), (long) rows * cols, new KernelArgs().ptr(buf(x).at(0))
-                .i32(rows).i32(cols).ptr(weight(table).address()).i32(firstRow));
+                .i32(rows).i32(cols).ptr(t).i32(firstRow));
     }
 
     @Override
@@ -308,9 +329,9 @@ public final class GpuBackend implements Backend {
         checkRange(buf(out), 0, (long) count * cols);
         long t = memory.ints(tokens, count);
         long p = memory.ints(positions, count);
-        memory.gridStride(kernels.kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(t).ptr(p).i32(count)
-                .ptr(weight(tokenTable).address()).ptr(weight(positionTable).address()).ptr(buf(out).at(0))
-                .i32(cols));
+        GpuWeight table = weight(tokenTable);
+        memory.gridStride(kernels.kernel("embed", embedKernel(table)), (long) count * cols, new KernelArgs().ptr(t).ptr(p)
+                .i32(count).ptr(table.address()).ptr(weight(positionTable).f16()).ptr(buf(out).at(0)).i32(cols));
     }
 
     @Override
@@ -376,9 +397,15 @@ public final class GpuBackend implements Backend {
         int cols = Math.toIntExact(tokenTable.cols());
         checkRange(buf(step), at, 2L * count);
         checkRange(buf(out), 0, (long) count * cols);
-        memory.gridStride(kernels.kernel("embed", "embed_f16"), (long) count * cols, new KernelArgs().ptr(buf(step).at(at))
-                .ptr(buf(step).at(at + count)).i32(count).ptr(weight(tokenTable).address())
-                .ptr(weight(positionTable).address()).ptr(buf(out).at(0)).i32(cols));
+        GpuWeight table = weight(tokenTable);
+        memory.gridStride(kernels.kernel("embed", embedKernel(table)), (long) count * cols, new KernelArgs()
+                .ptr(buf(step).at(at)).ptr(buf(step).at(at + count)).i32(count).ptr(table.address())
+                .ptr(weight(positionTable).f16()).ptr(buf(out).at(0)).i32(cols));
+    }
+
+    /** embed_f16, or embed_q8_0 for a token table held as q8_0 blocks (a q8_0 file's; issue 22). */
+    private static String embedKernel(GpuWeight tokenTable) {
+        return tokenTable.q8_0() ? "embed_q8_0" : "embed_f16";
     }
 
     @Override

@@ -19,10 +19,11 @@ import java.util.Locale;
 
 /**
  * What {@link GpuBackend} holds in device memory, and how it gets there: weights uploaded as the file
- * stores them and turned into f16 on the device (convert/dequant kernels), activation buffers (f32,
- * or f16 for the cross K/V), the staging ring for host copies, and the scratch the ops reuse (the raw
- * upload scratch, the hilo GEMM's input planes, cross-attention's partials, the f32 stage of f16
- * projections). Everything here is freed by {@link #close} and nothing
+ * stores them and turned into f16 on the device (convert/dequant kernels), except a q8_0 file's
+ * matrices, which stay q8_0 blocks (issue 22), activation buffers (f32, or f16 for the cross K/V), the
+ * staging ring for host copies, and the scratch the ops reuse (the raw upload scratch, the hilo GEMM's
+ * input planes, the f16 weight scratch a q8_0 matrix is dequantised into before a GEMM,
+ * cross-attention's partials, the f32 stage of f16 projections). Everything here is freed by {@link #close} and nothing
  * before it, except scratch that grows (after the stream has finished with the old one). Not
  * thread-safe: the backend's lock serialises every call. Every allocation is counted by
  * {@link MemoryCategory} in a {@link MemoryLedger} ({@link #report}).
@@ -42,6 +43,8 @@ final class GpuMemory implements AutoCloseable {
     private DeviceBuffer rawScratch;
     /** x's f16 hi/lo planes for gemm_f16_hilo (grown as needed; freed at close). */
     private DeviceBuffer hiloPlanes;
+    /** The f16 values of the q8_0 matrix the next GEMM reads ({@link #dequantised}; grown as needed). */
+    private DeviceBuffer weightScratch;
     /** A projection into an f16 buffer lands here in f32 first ({@link #halfStage}; grown as needed). */
     private GpuBuffer halfStage;
     /**
@@ -112,8 +115,19 @@ final class GpuMemory implements AutoCloseable {
         }
     }
 
+    /**
+     * A weight on the device: f16, converted there from what the file stores; a q8_0 matrix
+     * ({@link GpuWeight#keptAsQ8_0}) as the file's q8_0 blocks, copied unchanged: large-v3-turbo's weights
+     * take ~830 MiB instead of 1543 (issue 22). q5_0, q5_1 and q4_0 still become f16 (no kernel reads their
+     * blocks).
+     */
     Weight upload(HostTensor t) {
         long n = t.elementCount();
+        if (GpuWeight.keptAsQ8_0(t)) {
+            long at = weights.place(t.data().byteSize());
+            staging.toDevice(t.data(), at); // as an f16 file's: no raw scratch, no conversion
+            return new GpuWeight(t, at, true);
+        }
         long f16 = weights.place(2 * n); // a failed upload leaves its room unused until close
         switch (t.dtype()) {
             case F16 -> staging.toDevice(t.data(), f16);
@@ -145,7 +159,7 @@ final class GpuMemory implements AutoCloseable {
         }
         // The raw scratch is reused by the next upload: this conversion must have read it.
         stream.synchronize();
-        return new GpuWeight(t, f16);
+        return new GpuWeight(t, f16, false);
     }
 
     /** {@code count} floats of {@code b} from {@code offset} set to {@code value} (the fill kernel). */
@@ -193,6 +207,32 @@ final class GpuMemory implements AutoCloseable {
             hiloPlanes = deviceBytes(bytes, MemoryCategory.ENCODER_SCRATCH);
         }
         return hiloPlanes;
+    }
+
+    /**
+     * The f16 values of {@code w} for a GEMM (gemm_f16 and the hilo entries read f16): a q8_0 matrix is
+     * dequantised (dequant_q8_0_f16: each value d·q in f32 as Dequant.java, rounded once to f16, as the
+     * f16 upload of the same file did) into the one weight scratch shared by every q8_0 matrix, which
+     * stays valid until the next call: the stream runs each GEMM before the next dequantisation
+     * overwrites it. The scratch grows to the largest matrix asked for (KernelChoice#dequantGemm keeps
+     * the token table out: at most 32 MiB). An f16 weight is returned as it is.
+     */
+    long dequantised(GpuWeight w) {
+        if (!w.q8_0()) {
+            return w.f16();
+        }
+        long values = w.source().elementCount();
+        if (weightScratch == null || weightScratch.bytes() < 2 * values) {
+            if (weightScratch != null) {
+                stream.synchronize(); // a GEMM queued on the old scratch may still read it
+                free(weightScratch, MemoryCategory.WEIGHT_SCRATCH);
+                weightScratch = null;
+            }
+            weightScratch = deviceBytes(2 * values, MemoryCategory.WEIGHT_SCRATCH);
+        }
+        gridStride(kernels.kernel("dequant", "dequant_q8_0_f16"), values,
+                new KernelArgs().ptr(w.address()).ptr(weightScratch.address()).i64(values / 32));
+        return weightScratch.address();
     }
 
     long crossPartials() {
@@ -311,6 +351,7 @@ final class GpuMemory implements AutoCloseable {
         weights.close();
         free(rawScratch, MemoryCategory.STAGING);
         free(hiloPlanes, MemoryCategory.ENCODER_SCRATCH);
+        free(weightScratch, MemoryCategory.WEIGHT_SCRATCH);
         if (halfStage != null) {
             halfStage.close();
         }

@@ -13,7 +13,8 @@ import dev.dictum.gpu.device.Stream;
 
 /**
  * The large GEMMs' path on sm_80+ (gemm.cu, ABI.md): x split once into f16 hi/lo planes
- * (split_f32_hilo), then the hilo entry {@link KernelChoice#hiloKernel} picks on them. Apart from
+ * (split_f32_hilo), then the hilo entry {@link KernelChoice#hiloKernel} picks on them, with an f16
+ * weight (a q8_0 one's f16 values from the weight scratch: {@link GpuMemory#dequantised}). Apart from
  * {@link GpuBackend}'s other launches because it owns the planes' lifetime (one buffer, grown) and
  * the question whether the loaded gemm image has the hilo bodies at all.
  */
@@ -33,7 +34,10 @@ final class HiloGemm {
 
     /** Whether linear(rows, w) runs as split_f32_hilo + gemm_f16_hilo (see {@link KernelChoice#wideTile}). */
     boolean fits(int rows, Weight w) {
-        return w.cols() % 8 == 0 && weight(w).address() % 16 == 0
+        GpuWeight g = weight(w);
+        // a q8_0 matrix is multiplied from the weight scratch, an allocation of its own (256-byte aligned)
+        boolean aligned = g.q8_0() || g.f16() % 16 == 0;
+        return w.cols() % 8 == 0 && aligned
                 && KernelChoice.wideTile(gemmImage(), rows, Math.toIntExact(w.rows()), Math.toIntExact(w.cols()),
                         props.multiprocessors());
     }
@@ -42,8 +46,8 @@ final class HiloGemm {
      * Whether entry {@code h} can run {@code n × k} weights at {@code w}'s address at all: an sm_80+
      * cubin of its body, k % 8 == 0, 16-byte alignment, and its shared memory within the opt-in maximum.
      */
-    boolean canRun(KernelChoice.HiloKernel h, Weight w, int k) {
-        return KernelChoice.hiloBody(gemmImage()) && k % 8 == 0 && weight(w).address() % 16 == 0
+    boolean canRun(KernelChoice.HiloKernel h, long w, int k) {
+        return KernelChoice.hiloBody(gemmImage()) && k % 8 == 0 && w % 16 == 0
                 && h.sharedBytes() <= props.sharedMemoryPerBlockOptin();
     }
 
@@ -64,18 +68,21 @@ final class HiloGemm {
         return hi;
     }
 
-    /** The product on planes from {@link #split}, through the entry {@link KernelChoice#hiloKernel} picks. */
-    void multiply(long hi, int rows, Weight w, Weight bias, long out, int n, int k, Epilogue epilogue) {
+    /**
+     * The product on planes from {@link #split} with the f16 weight at {@code w}, through the entry
+     * {@link KernelChoice#hiloKernel} picks.
+     */
+    void multiply(long hi, int rows, long w, Weight bias, long out, int n, int k, Epilogue epilogue) {
         multiply(KernelChoice.hiloKernel(rows, n, props.multiprocessors(), props.sharedMemoryPerBlockOptin()),
                 hi, rows, w, bias, out, n, k, epilogue);
     }
 
-    void multiply(KernelChoice.HiloKernel h, long hi, int rows, Weight w, Weight bias, long out, int n, int k,
+    void multiply(KernelChoice.HiloKernel h, long hi, int rows, long w, Weight bias, long out, int n, int k,
             Epilogue epilogue) {
         long lo = hi + 2L * rows * k;
         kernels.kernel("gemm", h.name()).launch(stream, ceil(n, h.tileCols()), ceil(rows, h.tileRows()), 1, BLOCK,
-                h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(weight(w).address())
-                        .ptr(bias == null ? 0 : weight(bias).address()).ptr(out).i32(rows).i32(n).i32(k)
+                h.sharedBytes(), new KernelArgs().ptr(hi).ptr(lo).ptr(w)
+                        .ptr(bias == null ? 0 : weight(bias).f16()).ptr(out).i32(rows).i32(n).i32(k)
                         .i32(KernelChoice.epilogueCode(epilogue)));
     }
 }

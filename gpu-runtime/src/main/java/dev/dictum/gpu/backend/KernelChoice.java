@@ -42,6 +42,29 @@ final class KernelChoice {
         return api.equals("cuda");
     }
 
+    /**
+     * The most values of a q8_0 matrix that a product dequantises into the weight scratch before its GEMM
+     * ({@link #dequantGemm}): 2^24 (a 32 MiB scratch) holds every layer's matrix of every Whisper
+     * (large-v3's MLP, 5120 × 1280: 6.6 M), not the token table (51866 × 1280: 66 M, 127 MiB of f16).
+     */
+    static final long DEQUANT_GEMM_MAX_VALUES = 1L << 24;
+
+    /**
+     * Whether a product of {@code rows} rows with a q8_0 matrix of {@code n × k} runs as dequant_q8_0_f16
+     * into the weight scratch, then the f16 GEMM unchanged (issue 22: the encoder's products, a prompt's,
+     * the cross K/V's), rather than gemv_q8_0 over the blocks in place. Few rows (a decoded token, beams:
+     * up to {@link #GEMV_MAX_ROWS}) are memory-bound and read the blocks once per 8 rows; many rows
+     * are compute-bound and the GEMM's tiles want f16. No Whisper's token table (the logits of a draft's
+     * rows; tiny's 51865 × 384 is already 19.9 M values) goes to the scratch: turbo's is 10 times any
+     * layer's matrix (the scratch would be 127 MiB instead
+     * of 12.5 for turbo), and gemv_q8_0 reads its 70 MB of blocks once per 8 rows, while expanding it
+     * moves 70 MB + 2 × 133 MB before the GEMM starts: fewer bytes up to ~32 rows (a typical draft's
+     * logits, KvDecoderState.allLogits); a longer draft costs one more pass per 8 rows (unmeasured).
+     */
+    static boolean dequantGemm(int rows, int n, int k) {
+        return rows > GEMV_MAX_ROWS && (long) n * k <= DEQUANT_GEMM_MAX_VALUES;
+    }
+
     static final int NORM_FUSED_MAX_SHARED = 32 * 1024;
     static final long NORM_FUSED_MAX_COLUMNS = 16384;
     static final long NORM_LINEAR_FUSED_MAX_WEIGHTS = 1L << 20;

@@ -30,6 +30,23 @@ class DecoderLaunchGeometryTest {
         assertThat(LaunchGeometry.gemvGrid(1, 32, 32)).isEqualTo(1);
     }
 
+    /**
+     * Issue 22, q8_0 weights on the device: few rows read the blocks in place (gemv_q8_0); many rows
+     * dequantise into the weight scratch for the f16 GEMM, except the token table, which would make the
+     * scratch 127 MiB instead of turbo's 12.5 (its MLP matrix, the largest of a layer).
+     */
+    @Test
+    void aQ8_0MatrixGoesToTheScratchOnlyForManyRowsAndNeverTheTokenTable() {
+        assertThat(KernelChoice.dequantGemm(1, 1280, 1280)).as("a decoded token").isFalse();
+        assertThat(KernelChoice.dequantGemm(8, 5120, 1280)).as("8 rows: still GEMV").isFalse();
+        assertThat(KernelChoice.dequantGemm(9, 1280, 1280)).as("a prompt of 9").isTrue();
+        assertThat(KernelChoice.dequantGemm(1500, 5120, 1280)).as("the encoder's MLP up").isTrue();
+        assertThat(KernelChoice.dequantGemm(1500, 1280, 5120)).as("the encoder's MLP down").isTrue();
+        assertThat(KernelChoice.dequantGemm(32, 51866, 1280)).as("a draft's logits: the table in place").isFalse();
+        assertThat(KernelChoice.dequantGemm(32, 51865, 1280)).as("large-v2's table").isFalse();
+        assertThat(2 * 5120L * 1280).isLessThanOrEqualTo(2 * KernelChoice.DEQUANT_GEMM_MAX_VALUES);
+    }
+
     @Test
     void theLayerNormIsFusedIntoTheStepsGemvsButNotTheLogits() {
         int shared = 48 * 1024;

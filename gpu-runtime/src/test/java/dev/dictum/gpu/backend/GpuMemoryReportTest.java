@@ -56,6 +56,48 @@ class GpuMemoryReportTest {
     }
 
     /**
+     * Issue 22: a q8_0 file's matrices stay q8_0 on the device, so the ledger's weights are their q8_0 bytes
+     * (34 per 32 values), not f16's: turbo's token table (51866 × 1280) takes its 70.5 MB (an allocation of
+     * its own, larger than a chunk) instead of 132.8; a layer's matrices share a chunk. No raw upload
+     * scratch (the blocks are copied as they are). The weight scratch appears with the first many-row
+     * product (dequant + GEMM), as large as that matrix in f16, and the token table never goes there.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void q8_0WeightsAreCountedAtTheirQ8_0Bytes(String api) {
+        try (GpuBackend be = new GpuBackend(Gpus.probe(api).driver(), 0)) {
+            long staging = held(be.memoryReport(), MemoryCategory.STAGING);
+            int vocab = 51866;
+            int d = 1280;
+            var table = TestWeights.random(DType.Q8_0, vocab, d, 7);
+            long tableBytes = (long) vocab * d / 32 * 34;
+            assertThat(table.data().byteSize()).isEqualTo(tableBytes).isEqualTo(70_537_760L);
+            var tokens = be.upload(table);
+            long placed = (tableBytes + WeightArena.ALIGN - 1) / WeightArena.ALIGN * WeightArena.ALIGN;
+            assertThat(held(be.memoryReport(), MemoryCategory.WEIGHTS)).as("the token table as q8_0")
+                    .isEqualTo(placed).isLessThan(2L * vocab * d);
+            var up = be.upload(TestWeights.random(DType.Q8_0, 4 * d, d, 8)); // 6.96 MB as q8_0 (13.1 as f16)
+            be.upload(TestWeights.random(DType.Q8_0, d, d, 9));
+            be.upload(TestWeights.random(DType.Q8_0, d, 4 * d, 10));
+            assertThat(held(be.memoryReport(), MemoryCategory.WEIGHTS)).as("one chunk for a layer's three matrices")
+                    .isEqualTo(placed + WeightArena.CHUNK);
+            assertThat(held(be.memoryReport(), MemoryCategory.STAGING)).as("no raw upload scratch").isEqualTo(staging);
+            be.weightsUploaded();
+            assertThat(held(be.memoryReport(), MemoryCategory.WEIGHT_SCRATCH)).isZero();
+            int rows = 1500;
+            try (Buffer x = be.allocate((long) rows * d); Buffer out = be.allocate((long) rows * 4 * d)) {
+                be.linear(x, 0, rows, up, null, out, 0, dev.dictum.gpu.Epilogue.NONE);
+                assertThat(held(be.memoryReport(), MemoryCategory.WEIGHT_SCRATCH)).as("the MLP matrix in f16")
+                        .isEqualTo(2L * 4 * d * d);
+                be.linear(x, 0, 20, tokens, null, out, 0, dev.dictum.gpu.Epilogue.NONE); // a draft's logits: in place
+                be.synchronize();
+                assertThat(held(be.memoryReport(), MemoryCategory.WEIGHT_SCRATCH)).as("the token table never")
+                        .isEqualTo(2L * 4 * d * d);
+            }
+        }
+    }
+
+    /**
      * Issue 22: a large-v3 window's cross K/V as the model allocates them (per decoder layer the keys
      * transposed, rows padded to 1536, and the values; Backend#allocateHalf) take 2 bytes a value: 237 MiB
      * where f32 took the 474 MiB measured on an H200. An odd count is padded to a whole 4-byte word.

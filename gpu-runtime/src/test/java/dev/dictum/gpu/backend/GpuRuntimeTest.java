@@ -43,10 +43,10 @@ class GpuRuntimeTest {
         gpu.loadAllModules();
         String arch = gpu.props().arch();
         if (api.equals("hip")) {
-            assertThat(gpu.loadedImages()).hasSize(14).allSatisfy(i -> assertThat(i).startsWith(arch + "/")
+            assertThat(gpu.loadedImages()).hasSize(GpuBackend.MODULES.size()).allSatisfy(i -> assertThat(i).startsWith(arch + "/")
                     .endsWith(".hsaco"));
         } else {
-            assertThat(gpu.loadedImages()).hasSize(14).allSatisfy(i -> assertThat(i).matches(
+            assertThat(gpu.loadedImages()).hasSize(GpuBackend.MODULES.size()).allSatisfy(i -> assertThat(i).matches(
                     "(" + arch + "/\\w+\\.cubin|ptx/\\w+\\.ptx)"));
         }
     }

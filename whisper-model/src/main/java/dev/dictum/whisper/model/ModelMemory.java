@@ -1,6 +1,10 @@
 package dev.dictum.whisper.model;
 
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.backend.GpuBackend;
+import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
+import dev.dictum.whisper.format.WhisperTensorLayout;
 
 /**
  * What a model of given dimensions holds in a GPU's memory at most, in bytes by the ledger's
@@ -12,14 +16,18 @@ import dev.dictum.whisper.format.WhisperDims;
  * keeps for its captured step. The device's context (527 MiB on an H200) is not the model's: it is in
  * use before the load, so the free figure the estimate is held against has it taken out already.
  *
- * @param weights        every weight as f16
+ * @param weights        every weight as f16, or as the GPU holds it ({@link #onGpu(WeightSource)}: a q8_0
+ *                       file's matrices as q8_0 blocks, issue 22)
  * @param selfKv         the decoder states' self-attention caches, f16
  * @param crossKv        one window's cross keys (rows padded) and values per decoder layer, f16
  * @param encoderScratch the encoder's activations, the window's output and key projection, the GEMM's
  *                       f16 hi/lo planes of its widest input and the f32 stage of the f16 values
  * @param decoderScratch per decoder state: the rows of a prompt's pass, logits, a draft's logits
+ * @param weightScratch  the f16 buffer a q8_0 matrix is dequantised into before a GEMM: its largest such
+ *                       matrix (0 for a file without q8_0 matrices)
  */
-public record ModelMemory(long weights, long selfKv, long crossKv, long encoderScratch, long decoderScratch) {
+public record ModelMemory(long weights, long selfKv, long crossKv, long encoderScratch, long decoderScratch,
+        long weightScratch) {
     /** The widest decode: Whisper's beam size and best-of are both 5. */
     static final int MAX_SEQUENCES = 5;
     /** Decoder states held at once: the widest decode's and the kept greedy one. */
@@ -43,7 +51,25 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
                 + 4L * frames * t; // the f32 stage of each layer's values before they are rounded to f16
         long perState = 4L * (MAX_SEQUENCES * (t + vocab) + 3 + (1 + d.nTextCtx()) * 10 * t + DRAFT_ROWS * vocab
                 + MAX_SEQUENCES * d.nTextCtx()); // the last: BeamRows' table, one row index per sequence and position
-        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState);
+        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, 0);
+    }
+
+    /**
+     * The estimate for the model of {@code source} on a GPU: {@link #onGpu(WhisperDims)} with its weights as
+     * the GPU holds them ({@link GpuBackend#weightBytes}: a q8_0 file's matrices as q8_0, issue 22) and the
+     * weight scratch its largest such matrix needs. Reads the tensors' headers only.
+     */
+    public static ModelMemory onGpu(WeightSource source) {
+        WhisperDims d = source.dims();
+        long weights = 0;
+        long scratch = 0;
+        for (var e : WhisperTensorLayout.shapes(d).entrySet()) {
+            HostTensor t = source.tensor(e.getKey(), e.getValue());
+            weights += GpuBackend.weightBytes(t);
+            scratch = Math.max(scratch, GpuBackend.weightScratchBytes(t));
+        }
+        ModelMemory m = onGpu(d);
+        return new ModelMemory(weights, m.selfKv, m.crossKv, m.encoderScratch, m.decoderScratch, scratch);
     }
 
     /** Weight values of a Whisper model of these dimensions (biases and norms included). */
@@ -51,7 +77,7 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
         long a = d.nAudioState();
         long t = d.nTextState();
         long encoder = a * d.nMels() * 3 + a * a * 3 + 2 * a + (long) d.nAudioCtx() * a
-                + d.nAudioLayer() * (12 * a * a + 13 * a) + 2 * a;
+                + d.nAudioLayer() * (12 * a * a + 12 * a) + 2 * a; // vectors: attention biases 3a, two norms 4a, MLP biases 5a (was 13a)
         long decoder = (long) d.nVocab() * t + (long) d.nTextCtx() * t
                 + d.nTextLayer() * (16 * t * t + 17 * t) + 2 * t;
         return encoder + decoder;
@@ -59,6 +85,6 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
 
     /** Everything together: what the device must have free (before the margin of {@code MemoryFit}). */
     public long total() {
-        return weights + selfKv + crossKv + encoderScratch + decoderScratch;
+        return weights + selfKv + crossKv + encoderScratch + decoderScratch + weightScratch;
     }
 }

@@ -45,8 +45,7 @@ public final class WhisperModel implements WhisperInference {
     /** {@link #load(WeightSource, Backend)} that keeps the step's buffers while {@code keepStepBuffers} says so (tests). */
     static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         try {
-            WhisperDims d = source.dims();
-            backend.checkFits(source.description(), ModelMemory.onGpu(d).total());
+            backend.checkFits(source.description(), ModelMemory.onGpu(source).total());
             return new WhisperModel(source, backend, keepStepBuffers);
         } catch (RuntimeException e) {
             source.close();

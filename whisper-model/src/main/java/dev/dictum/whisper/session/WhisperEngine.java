@@ -78,11 +78,12 @@ public final class WhisperEngine implements AutoCloseable {
 
     /**
      * What the model at {@code path} needs in a GPU's memory, in bytes: {@link ModelMemory}'s estimate from
-     * its dimensions (the file's header is read, nothing loaded), before a backend is chosen for it.
+     * its dimensions and its tensors' types (the file's headers are read, nothing loaded), before a backend
+     * is chosen for it.
      */
     public static long gpuMemoryNeed(Path path) {
         try (WeightSource s = ModelFiles.open(path)) {
-            return ModelMemory.onGpu(s.dims()).total();
+            return ModelMemory.onGpu(s).total();
         }
     }
 

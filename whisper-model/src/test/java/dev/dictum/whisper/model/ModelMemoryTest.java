@@ -3,9 +3,15 @@ package dev.dictum.whisper.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
+import dev.dictum.whisper.format.detect.ModelFiles;
+import dev.dictum.whisper.testutil.GgmlWriter;
 import dev.dictum.whisper.testutil.RandomWhisper;
+import dev.dictum.whisper.testutil.TinyWhisper;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The GPU memory estimate against what the ledger measured (issue 22): bench-gpu on an H200 (main
@@ -44,6 +50,36 @@ class ModelMemoryTest {
         assertThat(ModelMemory.onGpu(d).crossKv()).isEqualTo(2L * 6 * 2 * 1472 * 512);
         // 1500: the keys' rows padded to 1536
         assertThat(ModelMemory.onGpu(RandomWhisper.BASE).crossKv()).isEqualTo(2L * 6 * (512 * 1536 + 1500 * 512));
+    }
+
+    /**
+     * Issue 22: the estimate from a file counts the weights as the GPU holds them. An f16 file: the same as
+     * from the dimensions (2 bytes a value), no weight scratch. A q8_0 file: its matrices and token table at 34
+     * bytes per 32 values (the rest, vectors, positions and convolutions, in f16), and the weight scratch as
+     * large as the largest matrix a GEMM dequantises (the MLP's, 4n × n, in f16; not the token table, which at
+     * tiny's width, 51864 × 384, is already above KernelChoice's 2^24 values).
+     */
+    @Test
+    void fromAFileTheWeightsAreCountedAsTheGpuHoldsThem(@TempDir Path tmp) {
+        WhisperDims d = new WhisperDims(80, 64, 384, 6, 2, 51864, 32, 384, 6, 2); // tiny's widths, 2 + 2 layers
+        try (WeightSource f16 = ModelFiles.open(GgmlWriter.write(tmp.resolve("f16.bin"), d, 3, GgmlWriter.Type.F16).file());
+                WeightSource q8 = ModelFiles.open(GgmlWriter.write(tmp.resolve("q8.bin"), d, 3, GgmlWriter.Type.Q8_0).file())) {
+            ModelMemory byDims = ModelMemory.onGpu(d);
+            ModelMemory fromF16 = ModelMemory.onGpu(f16);
+            assertThat(fromF16).isEqualTo(byDims);
+            ModelMemory fromQ8 = ModelMemory.onGpu(q8);
+            long n = 384;
+            long matrices = 2 * (12 * n * n) + 2 * (16 * n * n) + 51864 * n; // encoder and decoder layers, token table
+            assertThat(fromQ8.weights()).isEqualTo(byDims.weights() - 2 * matrices + matrices / 32 * 34);
+            assertThat(fromQ8.weightScratch()).isEqualTo(2 * 4 * n * n);
+            assertThat(fromQ8.total()).isEqualTo(byDims.total() - 2 * matrices + matrices / 32 * 34 + 2 * 4 * n * n);
+        }
+        // large-v3-turbo in q8_0: its matrices at 34/64 of f16's 1543 MiB, the MLP's 12.5 MiB of scratch
+        WhisperDims t = RandomWhisper.LARGE_V3_TURBO;
+        long a = 1280;
+        long matrices = 32 * 12 * a * a + 4 * 16 * a * a + 51866 * a;
+        long q8 = ModelMemory.onGpu(t).weights() - 2 * matrices + matrices / 32 * 34;
+        assertThat(q8 / MIB).as("turbo's q8_0 weights as the GPU holds them").isCloseTo(827.2, within(0.1));
     }
 
     @Test

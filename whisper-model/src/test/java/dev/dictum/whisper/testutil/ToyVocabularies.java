@@ -2,7 +2,13 @@ package dev.dictum.whisper.testutil;
 
 import dev.dictum.whisper.format.ggml.GgmlModelFile;
 import dev.dictum.whisper.format.ggml.GgmlMelFilters;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dictum.whisper.tokenizer.ByteLevelAlphabet;
 import dev.dictum.whisper.tokenizer.SpecialTokens;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Real BPE vocabularies and mel filters for the test writers, copied from the toy models in
  * testdata: toy-en's GPT-2 tokens for 51864, toy-multi's multilingual tokens for 51865 and 51866
  * (both have the same 50257 text tokens), read once per JVM.
+ *
+ * <p>Where toy-multi's ggml file is absent but its Hugging Face tokenizer files are there (the GPU
+ * bundle carries only those: the 25 MB model would not fit a device call), the text tokens come from
+ * its vocab.json (the same 50257 tokens, spelled in the byte-level alphabet) and the 128-mel filters
+ * are zeros: enough for tests that measure memory or compare backends on the same file, not for
+ * ones that need real speech features.
  */
 public final class ToyVocabularies {
     private record Source(List<byte[]> textTokens, GgmlMelFilters filters) {
@@ -53,6 +65,10 @@ public final class ToyVocabularies {
 
     private static Source source(boolean multilingual) {
         return CACHE.computeIfAbsent(multilingual, m -> {
+            Path vocabJson = testdata().resolve("models/toy-multi/vocab.json");
+            if (m && !Files.exists(toyMultiGgml()) && Files.exists(vocabJson)) {
+                return fromVocabJson(vocabJson);
+            }
             try (GgmlModelFile f = GgmlModelFile.open(m ? toyMultiGgml() : toyEnGgml())) {
                 List<byte[]> tokens = new ArrayList<>();
                 for (int i = 0; i < f.vocabulary().textTokenCount(); i++) {
@@ -61,5 +77,32 @@ public final class ToyVocabularies {
                 return new Source(List.copyOf(tokens), f.melFilters());
             }
         });
+    }
+
+    private static Source fromVocabJson(Path vocabJson) {
+        return new Source(textTokensOf(vocabJson), new GgmlMelFilters(128, 201, new float[128 * 201]));
+    }
+
+    /** The text tokens (ids below eot) of a Hugging Face vocab.json, in id order. */
+    static List<byte[]> textTokensOf(Path vocabJson) {
+        try {
+            JsonNode vocab = new ObjectMapper().readTree(vocabJson.toFile());
+            int eot = SpecialTokens.forVocabSize(51865).eot();
+            byte[][] byId = new byte[eot][];
+            vocab.fields().forEachRemaining(e -> {
+                int id = e.getValue().asInt();
+                if (id < eot) {
+                    byId[id] = ByteLevelAlphabet.toBytes(e.getKey());
+                }
+            });
+            for (int i = 0; i < eot; i++) {
+                if (byId[i] == null) {
+                    throw new IllegalStateException(vocabJson + " has no token " + i);
+                }
+            }
+            return List.of(byId);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
