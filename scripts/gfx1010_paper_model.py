@@ -37,6 +37,12 @@ Assumptions (each named in docs/benchmarks.md, "The RX 5700 XT on paper"):
   LaunchCostBench), overlapping the GPU's work (one stream, no waits within a step).
 - Release-to-text for 5 s of speech: one 30 s window encoded after release (no speculative encode),
   then a 4-token prompt step and 16 greedy steps (about 3 tokens per second of speech, plus <|endoftext|>).
+- A q8_0 file (the "q8_0" rows, issue 22 session 10): its matrices stay q8_0 blocks on the device, 34
+  bytes per 32 weights. The decoder's GEMVs (gemv_q8_0: 113 VGPRs on gfx1010, 8 waves per SIMD, still
+  memory-bound) read 1.0625 bytes a weight instead of 2, at the same 250 GB/s; the encoder's GEMMs are
+  unchanged, but before each one its matrix is dequantised into the f16 weight scratch (dequant_q8_0_f16:
+  1.0625 bytes read and 2 written per weight, one launch per matrix; the layers' 12 d^2 and the cross
+  K/V's 2 d^2 per decoder layer; the convolutions stay f16).
 """
 
 F32 = 9.75e12
@@ -72,7 +78,10 @@ def encoder_gemms(d, el, dl, mels):
             (T, d, d, 2 * dl)]
 
 
-def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True):
+Q8_BYTES = 34 / 32
+
+
+def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True, q8_0=False):
     shapes = encoder_gemms(d, el, dl, mels)
     gemm_flop = sum(2 * r * n * k * c for r, n, k, c in shapes)
     t_gemm = sum(gemm_seconds(r, n, k, tiled) * c for r, n, k, c in shapes)
@@ -83,6 +92,9 @@ def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True):
     # compute time
     mem = el * 2 * 2 * T * d * 4 + dl * 2 * T * d * 6 + T * d * 4 * 2
     launches = el * 11 + dl * 4 + 5
+    if q8_0:  # each matrix dequantised into the weight scratch before its GEMM
+        mem += (el * 12 * d * d + dl * 2 * d * d) * (Q8_BYTES + 2)
+        launches += el * 6 + dl * 2
     t_att = att / (F32 * att_eff)
     t_mem = mem / BW + launches * FIXED
     return {"gemm_ms": t_gemm * 1e3, "attention_ms": t_att * 1e3, "memory_ms": t_mem * 1e3,
@@ -90,8 +102,8 @@ def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True):
             "att_tflop": att / 1e12}
 
 
-def decoder_step(d, dl, rows=1):
-    weights = 2 * (dl * 14 * d * d + VOCAB * d)
+def decoder_step(d, dl, rows=1, q8_0=False):
+    weights = (Q8_BYTES if q8_0 else 2) * (dl * 14 * d * d + VOCAB * d)
     cross = dl * 2 * T * d * 2                # cross K (transposed) and V, f16 since issue 22 (f32: 4)
     selfkv = dl * 2 * 64 * d * 4 * rows       # 64 tokens in the cache
     launches = dl * 16 + 5
@@ -107,11 +119,13 @@ def main():
     print("| model | encoder GEMM (TFLOP, ms; 64 x 64 tile) | encoder attention (TFLOP, ms) | memory-bound + launches ms | "
           "encoder ms (64 x 64 tile) | decoder bytes/token | decoder ms/token (GPU; host) | release-to-text 5 s ms (64 x 64 tile) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, (d, el, dl, mels) in MODELS.items():
-        e = encoder(d, el, dl, mels)
-        b = encoder(d, el, dl, mels, tiled=False)
-        s = decoder_step(d, dl)
-        prompt = decoder_step(d, dl, rows=4)["ms"]
+    rows = [(name, dims, False) for name, dims in MODELS.items()]
+    rows += [(name + " q8_0", dims, True) for name, dims in MODELS.items() if name.startswith("large")]
+    for name, (d, el, dl, mels), q8_0 in rows:
+        e = encoder(d, el, dl, mels, q8_0=q8_0)
+        b = encoder(d, el, dl, mels, tiled=False, q8_0=q8_0)
+        s = decoder_step(d, dl, q8_0=q8_0)
+        prompt = decoder_step(d, dl, rows=4, q8_0=q8_0)["ms"]
         r2t = e["total_ms"] + prompt + 16 * s["ms"]
         r2t_before = b["total_ms"] + prompt + 16 * s["ms"]
         print(f"| {name} | {e['gemm_tflop']:.2f}, {e['gemm_ms']:.0f} ({b['gemm_ms']:.0f}) | {e['att_tflop']:.2f}, "
