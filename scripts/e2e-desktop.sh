@@ -40,7 +40,9 @@
 #   before it, and the clipboard be restored) and prints the app's release-to-text median, p95 and max
 #   over the N (issue 23; not with --spam, --cancel-with-escape, --unplug-mic, --expect-no-leak,
 #   --disk-full). --hog runs a busy loop per core (nice 0) from the first dictation to the end, as a
-#   build or a browser would (issue 23 item 3). --release-after S: seconds between the WAV's end and
+#   build or a browser would (issue 23 item 3); --hog-session starts them in a session of their own
+#   (setsid: with the kernel's autogroups, as for a build in a terminal, the scheduler then shares the
+#   cores between the sessions, not between the threads). --release-after S: seconds between the WAV's end and
 #   the release (default 0.4); 0 with a WAV that ends in its own quiet gives exactly that quiet
 #   (held_de_063.wav: a last pause of 0.63 s, issue 23 item 2).
 # Every run ends by checking that nothing under the app's data and config folders is open to group
@@ -71,6 +73,7 @@ max_r2t=1000
 wm=""
 repeat=1
 hog=0
+hog_session=0
 release_after=0.4
 tx_extra=""
 positional=()
@@ -95,6 +98,7 @@ while [ $# -gt 0 ]; do
     --wm) wm="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --hog) hog=1; shift ;;
+    --hog-session) hog=1; hog_session=1; shift ;;
     --release-after) release_after="$2"; shift 2 ;;
     --*) echo "e2e: unknown option $1" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
@@ -334,8 +338,9 @@ fi
 
 # ---- --hog: a busy loop per core, at the priority of any other program (issue 23 item 3)
 if [ "$hog" = 1 ]; then
-  for ((c = 0; c < $(nproc); c++)); do bash -c 'while :; do :; done' & pids+=($!); done
-  log "hog: $(nproc) busy loops running (nice 0)"
+  launcher=(); [ "$hog_session" = 0 ] || launcher=(setsid)
+  for ((c = 0; c < $(nproc); c++)); do "${launcher[@]}" bash -c 'while :; do :; done' & pids+=($!); done
+  log "hog: $(nproc) busy loops running (nice 0$([ "$hog_session" = 0 ] || echo ", in a session of their own: autogroup $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo '?')"))"
 fi
 
 # ---- dictation: hold the real hotkey, play the WAV into the microphone, release
@@ -491,7 +496,7 @@ if [ "$repeat" -gt 1 ] && [ -n "$expected" ]; then
       /release-to-text [0-9]+ ms/ { match($0, /release-to-text [0-9]+ ms \(engine [0-9]+ ms/); r = substr($0, RSTART, RLENGTH)
         match($0, /asked [0-9.]+ ms/); a = substr($0, RSTART, RLENGTH); split(r, f, " ")
         print f[2] "\t" r ", " a "; " h; h = "" }' "$applog" | sort -rn | head -3 | cut -f2- | paste -sd '|' -)"
-  log "R2T: $repeat dictations ($insert, wm ${wm:-none}, hog $hog): release-to-text $(stats "${r2ts[@]}"); hand-off $(stats "${handoffs[@]}") (app; all: ${r2ts[*]}); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  log "R2T: $repeat dictations ($insert, wm ${wm:-none}, hog $hog$([ "$hog_session" = 0 ] || echo ' in its own session')): release-to-text $(stats "${r2ts[@]}"); hand-off $(stats "${handoffs[@]}") (app; all: ${r2ts[*]}); load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 # ---- owner-only: nothing the app wrote in this run may be open to other users (issue 23 item 6)
 open_files="$(harness_open_to_others "$XDG_DATA_HOME/dictum" "$XDG_CONFIG_HOME/dictum")"
