@@ -15,6 +15,8 @@ ok() { passed=$((passed + 1)); echo "PASS: $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 [ -x "$B/runtime/bin/java" ] || tar -C "$B" -xJf "$B/runtime.tar.xz"
 [ -f "$B/testdata/models/toy-multi/vocab.json" ] || tar -C "$B/testdata" -xJf "$B/testdata-tokenizer.tar.xz"
+[ -d "$B/kernels/ptx" ] || { mkdir -p "$B/kernels" && tar -C "$B/kernels" -xJf "$B/kernels-ptx.tar.xz"; }
+for z in "$B"/testdata/models/*/*.bin.xz; do [ -f "${z%.xz}" ] || xz -d -k "$z"; done
 JAVA="$B/runtime/bin/java"
 # The collector the launcher uses (packaging/jvm-options: G1), so the GPU tests run as the app does;
 # -Xmx32g because the bundle also loads large models on the CPU (the launcher leaves the heap default).

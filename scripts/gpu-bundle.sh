@@ -5,7 +5,7 @@
 #   gpu-bundle/lib/       Dictum's jars and their dependencies; lib-test/ the GPU tests and JUnit
 #   gpu-bundle/hip-standin/  the HIP stand-in's source and build script (test infrastructure only)
 #                            plus Debian's HIP headers (include/hip)
-#   gpu-bundle/testdata/  the toy model's q8_0 ggml file and its sample WAVs with transcripts
+#   gpu-bundle/testdata/  the toy model's q8_0 ggml file (xz) and its sample WAVs with transcripts
 #   gpu-bundle/run.sh     builds the stand-in, runs every GPU test, doctor and the samples through
 #                         cuda, hip (stand-in) and cpu; ends with "N passed, N failed"
 set -euo pipefail
@@ -85,6 +85,8 @@ mkdir -p "$out/kernels"
 for p in "$out"/kernels/ptx/*_portable.ptx; do
   [ -e "$p" ] && mv "$p" "${p%_portable.ptx}.ptx"
 done
+# PTX is text: xz-packed it is a tenth of its 3+ MB (the bundle must fit a device call); run.sh unpacks it.
+tar -C "$out/kernels" -cJf "$out/kernels-ptx.tar.xz" ptx && rm -rf "$out/kernels"
 if [ -d native/hip-standin ]; then
   cp -r native/hip-standin "$out/hip-standin"
 else
@@ -96,7 +98,8 @@ fi
 mkdir -p "$out/hip-standin/include"
 cp -r /usr/include/hip "$out/hip-standin/include/hip"
 
-cp "$model" "$out/testdata/models/$toy/"
+# xz-packed (25 → 22 MB: the bundle must fit a device call beside the checkout's sources); run.sh unpacks it
+xz -T0 -6 -c "$model" >"$out/testdata/models/$toy/$(basename "$model").xz"
 # The random large-v3 models of the GPU tests take their tokenizer from toy-multi's Hugging Face
 # folder: its small files, xz-packed (1 MB instead of 6), unpacked by run.sh.
 tok=()
@@ -111,5 +114,7 @@ chmod +x "$out/run.sh"
 echo "$toy" >"$out/MODEL"
 du -sh "$out"
 size=$(du -sm "$out" | cut -f1)
-[ "$size" -le 62 ] || { echo "gpu-bundle: $out is ${size} MB, over the 62 MB a device call can carry beside the scripts (64 MiB in all)" >&2; exit 1; }
+# A device call carries 64 MiB in all: the bundle and the checkout's tracked files (testdata's 200 MB
+# must stay behind: move it out of the tree, or out of the index, for the call; the rest is ~6 MB).
+[ "$size" -le 58 ] || { echo "gpu-bundle: $out is ${size} MB, over the 58 MB a device call can carry beside the checkout's sources (64 MiB in all)" >&2; exit 1; }
 echo "gpu-bundle: ready in $out (${size} MB); run $out/run.sh on the GPU machine"
