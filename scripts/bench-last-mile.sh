@@ -30,6 +30,8 @@ mkdir -p "$out"
 configs=("paste|" "paste|--wm openbox" "type|" "type|--wm openbox")
 [ "$hog" = 0 ] || configs+=("paste|--hog")
 rows=()
+# "N/R; M ms, C cores": dictations made at a pause, and their passes' median length and share of the cores
+passes() { sed -n 's/.*e2e: pause passes: \([0-9]*\) of \([0-9]*\) dictations made at a pause; the pass ran median \([0-9.]*\) ms with median \([0-9.]*\) of the \([0-9]*\) cores.*/\1\/\2; \3 ms, \4 of \5 cores/p' "$1" | head -1; }
 for c in "${configs[@]}"; do
   insert="${c%%|*}"; extra="${c#*|}"
   name="$insert${extra:+ $extra}"
@@ -39,14 +41,14 @@ for c in "${configs[@]}"; do
   if flock /tmp/dictum-desktop.lock scripts/e2e-desktop.sh --no-tray --insert "$insert" --repeat "$runs" --max-r2t 0 \
       "${model[@]}" $extra "${positional[@]}" >"$log" 2>&1; then
     line="$(grep -m1 'e2e: R2T:' "$log" || true)"
-    rows+=("| $name | $runs | $(sed -n 's/.*release-to-text median \([0-9.]*\) ms, p95 \([0-9]*\) ms, max \([0-9]*\) ms; hand-off median \([0-9.]*\) ms, p95 \([0-9]*\) ms.*load \(.*\)$/\1 ms | \2 ms | \3 ms | \4 \/ \5 ms | \6/p' <<<"$line") |")
+    rows+=("| $name | $runs | $(sed -n 's/.*release-to-text median \([0-9.]*\) ms, p95 \([0-9]*\) ms, max \([0-9]*\) ms; hand-off median \([0-9.]*\) ms, p95 \([0-9]*\) ms.*load \(.*\)$/\1 ms | \2 ms | \3 ms | \4 \/ \5 ms | \6/p' <<<"$line") | $(passes "$log") |")
   else
-    rows+=("| $name | $runs | FAILED: $(grep -m1 'FAIL' "$log" | cut -c1-120) | | | | |")
+    rows+=("| $name | $runs | FAILED: $(grep -m1 'FAIL' "$log" | cut -c1-120) | | | | | |")
   fi
 done
 echo
-echo "| configuration | dictations | release-to-text median | p95 | max | hand-off (less the engine) median / p95 | load at the end (1/5/15 min) |"
-echo "|---|---|---|---|---|---|---|"
+echo "| configuration | dictations | release-to-text median | p95 | max | hand-off (less the engine) median / p95 | load at the end (1/5/15 min) | made at a pause; the pass: median ms, cores had |"
+echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (+ uncommitted changes)'); machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -5,6 +5,7 @@ import dev.dictum.app.dictation.SpeechEngine;
 import dev.dictum.app.dictation.Transcript;
 import dev.dictum.app.settings.TranscriptionSettings;
 import dev.dictum.app.settings.TranscriptionTask;
+import dev.dictum.gpu.cpu.ComputePool;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.Segment;
 import dev.dictum.whisper.decode.Task;
@@ -144,8 +145,9 @@ public final class WhisperSpeechEngine implements SpeechEngine {
             DictationSession.Release how = session.release();
             DictationSession.SpeculationTiming pass = session.speculationUsed();
             if (pass != null) {
-                LOG.info("the text was made at a pause by a pass that started {} ms before the release and ran {} ms",
-                        pass.startedBeforeFinishNanos() / 1_000_000, pass.ranNanos() / 1_000_000);
+                LOG.info("the text was made at a pause by a pass that started {} ms before the release and ran {} ms"
+                        + " with {} of the {} cores it asks for", pass.startedBeforeFinishNanos() / 1_000_000,
+                        pass.ranNanos() / 1_000_000, String.format(Locale.ROOT, "%.2f", pass.coresHad()), ComputePool.THREADS);
             }
             return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
                     how.decodeNanos() / 1_000_000, how.speculative());

@@ -1,5 +1,7 @@
 package dev.dictum.gpu.cpu;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
@@ -108,6 +110,24 @@ public final class ComputePool {
             share = 0;
         }
         lateShare = share;
+    }
+
+    /**
+     * The CPU time the calling thread and the helpers have had so far, in nanoseconds (-1 where the JVM
+     * cannot tell). A pass's difference against its wall time says how much of the cores it got: under
+     * load from other processes it is the run queue, not the engine, that stretches a pass (issue 23).
+     */
+    public static long cpuNanosWithCaller() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long sum = mx.getCurrentThreadCpuTime();
+        for (Helper h : HELPERS) {
+            long t = mx.getThreadCpuTime(h.thread.threadId());
+            if (sum < 0 || t < 0) {
+                return -1;
+            }
+            sum += t;
+        }
+        return sum;
     }
 
     /** Whether calls run on the caller alone now, the helpers having been late (for tests and logs). */

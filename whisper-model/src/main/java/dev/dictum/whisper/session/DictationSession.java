@@ -113,7 +113,7 @@ public final class DictationSession implements AutoCloseable {
     private record Draft(int start, int[] tokens) {
     }
 
-    private record Done(Range range, TranscriptionResult result, long startedAt, long endedAt) {
+    private record Done(Range range, TranscriptionResult result, long startedAt, long endedAt, long cpuNanos) {
     }
 
     /**
@@ -121,8 +121,15 @@ public final class DictationSession implements AutoCloseable {
      * before {@link #finish()} was called and ran {@code ranNanos}; the release waited for it when it
      * ended after the call. The pass can only start once the trimmer's tail of quiet is full, so its
      * length against the user's last pause is what decides whether the text is ready at the release.
+     * {@code cpuNanos}: the CPU time its threads had (-1: unknown); against {@code ranNanos} it says how
+     * many cores the pass got, which other processes' load decides.
      */
-    public record SpeculationTiming(long startedBeforeFinishNanos, long ranNanos) {
+    public record SpeculationTiming(long startedBeforeFinishNanos, long ranNanos, long cpuNanos) {
+
+        /** The cores the pass had on average (CPU time over wall time), or NaN when unknown. */
+        public double coresHad() {
+            return cpuNanos < 0 || ranNanos <= 0 ? Double.NaN : (double) cpuNanos / ranNanos;
+        }
     }
 
     private final PieceTranscriber transcriber;
@@ -370,7 +377,7 @@ public final class DictationSession implements AutoCloseable {
             if (speculated != null && speculated.range().equals(last) && cutter.pauseHeld()) {
                 results.add(speculated.result());
                 speculationUsed = new SpeculationTiming(finishAt - speculated.startedAt(),
-                        speculated.endedAt() - speculated.startedAt());
+                        speculated.endedAt() - speculated.startedAt(), speculated.cpuNanos());
                 cutter.cut(last.end());
                 complete(true);
                 return null;
@@ -440,7 +447,7 @@ public final class DictationSession implements AutoCloseable {
                 }
                 results.add(ran.result());
             }
-            case SPECULATIVE -> speculated = new Done(job.range(), ran.result(), ran.startedAt(), ran.endedAt());
+            case SPECULATIVE -> speculated = new Done(job.range(), ran.result(), ran.startedAt(), ran.endedAt(), ran.cpuNanos());
             case PARTIAL -> partialAt = System.nanoTime();
         }
         lastRunNanos = ran.endedAt() - ran.startedAt();

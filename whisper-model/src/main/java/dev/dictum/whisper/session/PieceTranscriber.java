@@ -1,6 +1,7 @@
 package dev.dictum.whisper.session;
 
 import dev.dictum.gpu.BackendFailure;
+import dev.dictum.gpu.cpu.ComputePool;
 import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.TextCodec;
 import dev.dictum.whisper.decode.TranscribeOptions;
@@ -45,6 +46,7 @@ final class PieceTranscriber {
      */
     SessionJob.Ran run(SessionJob job, BooleanSupplier wanted) {
         long t0 = System.nanoTime();
+        long cpu0 = ComputePool.cpuNanosWithCaller();
         if (pieceMel == null || pieceMel.start != job.range().start()) {
             pieceMel = new PieceMel(nMels, job.range().start());
         }
@@ -59,7 +61,8 @@ final class PieceTranscriber {
                 TranscriptionResult r = new Transcriber(p, codec).transcribe(mel, o, ProgressListener.NONE,
                         job.context(), job.draft());
                 long t2 = System.nanoTime();
-                return new SessionJob.Ran(r, t0, t2, melNanos, t2 - t1);
+                long cpu2 = ComputePool.cpuNanosWithCaller();
+                return new SessionJob.Ran(r, t0, t2, melNanos, t2 - t1, cpu0 < 0 || cpu2 < 0 ? -1 : cpu2 - cpu0);
             } catch (BackendFailure e) {
                 if (fallback == null) {
                     throw e;

@@ -25,7 +25,11 @@ record SessionJob(Kind kind, Range range, float[] audio, int fed, int[] context,
         PARTIAL
     }
 
-    /** A finished job and where its time went (the session's thread; System.nanoTime). */
-    record Ran(TranscriptionResult result, long startedAt, long endedAt, long melNanos, long transcribeNanos) {
+    /**
+     * A finished job and where its time went (the session's thread; System.nanoTime); {@code cpuNanos}:
+     * the CPU time the session's thread and the compute pool's helpers had meanwhile (-1: unknown).
+     */
+    record Ran(TranscriptionResult result, long startedAt, long endedAt, long melNanos, long transcribeNanos,
+            long cpuNanos) {
     }
 }

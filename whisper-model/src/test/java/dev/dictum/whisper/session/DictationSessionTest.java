@@ -3,6 +3,7 @@ package dev.dictum.whisper.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dictum.gpu.cpu.ComputePool;
 import dev.dictum.whisper.decode.DecodingOptions;
 import dev.dictum.whisper.decode.ProgressListener;
 import dev.dictum.whisper.decode.Segment;
@@ -207,6 +208,9 @@ class DictationSessionTest {
         assertThat(made.tryAcquire(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue(); // the speculation's text
         TranscriptionResult r = s.finish();
         assertThat(s.release().speculative()).isTrue();
+        DictationSession.SpeculationTiming pass = s.speculationUsed(); // the log's "with N of the T cores"
+        assertThat(pass.cpuNanos()).as("the pass's CPU time").isPositive();
+        assertThat(pass.coresHad()).isGreaterThan(0).isLessThanOrEqualTo(ComputePool.THREADS + 0.05);
         float[] audio = concat(List.of(first, quiet, samples.get(1), quiet));
         assertThat(s.pieces()).hasSize(1);
         assertThat(r.text()).isEqualTo(EN.get().transcribe(audio, options()).text());
