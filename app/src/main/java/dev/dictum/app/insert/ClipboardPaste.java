@@ -90,8 +90,8 @@ public final class ClipboardPaste {
         long t0 = System.nanoTime();
         synchronized (turn) {
             long t1 = System.nanoTime();
-            boolean wasKept = isKeptCurrent();
-            SavedClipboard saved = current();
+            Current now = current();
+            SavedClipboard saved = now.contents();
             long t2 = System.nanoTime();
             WatchedText offered = new WatchedText(text);
             boolean ownWay = offer.offer(text, offered.read::countDown);
@@ -108,7 +108,7 @@ public final class ClipboardPaste {
                 long at = System.nanoTime();
                 if (at - t0 > SLOW_PASTE_NANOS) {
                     LOG.info("slow paste: waited {} ms for the clipboard reader, clipboard {} {} ms, set {} {} ms, "
-                            + "delay and keystroke {} ms", ms(t1 - t0), wasKept ? "kept" : "read again", ms(t2 - t1),
+                            + "delay and keystroke {} ms", ms(t1 - t0), now.wasKept() ? "kept" : "read again", ms(t2 - t1),
                             ownWay ? "by Dictum" : "by the toolkit", ms(t3 - t2), ms(at - t3));
                 }
                 // Restore once the target has read the text (plus a moment for the transfer to leave),
@@ -161,24 +161,27 @@ public final class ClipboardPaste {
         }
     }
 
-    private boolean isKeptCurrent() {
-        long generation = changes.generation();
-        return kept != null && generation >= 0 && kept.generation() == generation;
-    }
-
     private static String ms(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
     }
 
-    /** The clipboard's contents: the kept copy while no other program changed it, else read now. Under {@code turn}. */
-    private SavedClipboard current() {
-        long generation = changes.generation(); // before reading: a change during the read leaves the copy stale
-        if (isKeptCurrent()) {
-            return kept.contents();
+    /** The clipboard's contents, and whether they are the copy kept from before. */
+    private record Current(SavedClipboard contents, boolean wasKept) {
+    }
+
+    /**
+     * The clipboard's contents: the kept copy while no other program changed it, else read now. Under
+     * {@code turn}. The generation is read once, before any read of the clipboard: a change during the
+     * read leaves the new copy stale, and the next call reads again.
+     */
+    private Current current() {
+        long generation = changes.generation();
+        if (kept != null && generation >= 0 && kept.generation() == generation) {
+            return new Current(kept.contents(), true);
         }
         SavedClipboard read = SavedClipboard.of(contents());
         kept = new Kept(read, generation);
-        return read;
+        return new Current(read, false);
     }
 
     /** The dictated text on the clipboard, noting when a target first reads it. */
