@@ -16,7 +16,6 @@
 // on GCN/CDNA; nothing below assumes either.
 #include "dictum_gpu.h"
 #include "gemv_common.cuh"
-#include "kv_half.cuh"
 
 __device__ __forceinline__ void dg_fma8(const uint4 raw, const float4 a, const float4 c, float& acc) {
     const __half2* h = reinterpret_cast<const __half2*>(&raw);
@@ -144,37 +143,9 @@ __device__ __forceinline__ void dg_gemv(const float* x, const __half* w, const _
             } else {
                 dg_gemv_pass<DG_GEMV_ROWS>(xr, wr, k, lo, hi, lane, W, live, wide, paired, nr, acc);
             }
-            if (split > 1) {
-                if (lane == 0) {
-                    for (int r = 0; r < nr; r++) {
-                        part[warp][r] = acc[r];
-                    }
-                }
-                __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
-                if (slice == 0 && lane == 0) {
-                    for (int r = 0; r < nr; r++) {
-                        float t = part[warp][r];
-                        for (int s = 1; s < split; s++) {
-                            t += part[warp + s][r]; // slice order: the same sum on every run
-                        }
-                        acc[r] = t;
-                    }
-                }
-                __syncthreads(); // part is reused by the next pass
-            }
+            dg_gemv_sum_slices(part, acc, nr, warp, lane, slice, split);
             if (live && slice == 0 && lane == 0) {
-                const float b = bias ? __half2float(bias[j]) : 0.0f;
-                for (int r = 0; r < nr; r++) {
-                    const float v = acc[r] + b;
-                    float* o = out + (long long) (r0 + r) * n + j;
-                    if (epilogue == 1) {
-                        *o = dg_gelu(v);
-                    } else if (epilogue == 2) {
-                        *o += v;
-                    } else {
-                        *o = v;
-                    }
-                }
+                dg_gemv_store(out, bias, acc, nr, r0, n, j, epilogue);
             }
         }
     }
@@ -265,7 +236,7 @@ template <bool XS, typename O = float>
 __device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, const __half* lnBias, float* xs,
                                          const __half* w, const __half* bias, O* out, int n, int k,
                                          int epilogue) {
-    __shared__ float part[DG_GEMV_MAX_WARPS];
+    __shared__ float part[DG_GEMV_MAX_WARPS][1];
     __shared__ float redMean[32];
     __shared__ float redVar[32];
     const int W = warpSize;
@@ -315,30 +286,9 @@ __device__ __forceinline__ void dg_gemv1(const float* x, const __half* gain, con
         }
         first = false;
         float acc = dg_gemv1_pass<XS>(xr, wr, lo, hi, lane, W, live, wide, paired, pre);
-        if (split > 1) {
-            if (lane == 0) {
-                part[warp] = acc;
-            }
-            __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
-            if (slice == 0 && lane == 0) {
-                float t = part[warp];
-                for (int s = 1; s < split; s++) {
-                    t += part[warp + s]; // slice order: the same sum on every run
-                }
-                acc = t;
-            }
-            __syncthreads(); // part is reused by the next column group
-        }
+        dg_gemv_sum_slices(part, &acc, 1, warp, lane, slice, split);
         if (live && slice == 0 && lane == 0) {
-            const float v = acc + (bias ? __half2float(bias[j]) : 0.0f);
-            O* o = out + j;
-            if (epilogue == 1) {
-                dg_store(o, dg_gelu(v));
-            } else if (epilogue == 2) {
-                dg_store(o, dg_kv(*o) + v);
-            } else {
-                dg_store(o, v);
-            }
+            dg_gemv_store(out, bias, &acc, 1, 0, n, j, epilogue);
         }
     }
 }

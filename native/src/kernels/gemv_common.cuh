@@ -1,10 +1,12 @@
 // What the GEMV bodies share (gemv.cu: f16 weights; gemv_q8_0.cu: q8_0 blocks, issue 22): the work
-// split of a row over warps, the read-only load, the LayerNorm prologue of the one-row fused entries
-// and the loads of x from global or shared memory. One definition, so that both bodies split a row
-// and normalise x the same way (LaunchGeometry.gemvSplit sizes the grid of either from dg_gemv_split).
+// split of a row over warps, the slices' sum through shared memory, the bias and epilogue store, the
+// read-only load, the LayerNorm prologue of the one-row fused entries and the loads of x from global or
+// shared memory. One definition, so that every body splits a row, adds its slices and normalises x the
+// same way (LaunchGeometry.gemvSplit sizes the grid of any of them from dg_gemv_split).
 #pragma once
 #include "dictum_gpu.h"
 #include "block_reduce.cuh"
+#include "kv_half.cuh"
 
 #define DG_GEMV_ROWS 8
 #define DG_GEMV_UNROLL 8
@@ -25,6 +27,53 @@ __device__ __forceinline__ int dg_gemv_split(int k, int warps, int w) {
         s *= 2;
     }
     return s;
+}
+
+// The slices' partial sums of one column group (acc[0..nr), each already summed over its warp) meet in
+// part (R floats per warp) and the slice-0 warp's lane 0 adds them in slice order into its acc: no
+// atomics, the same bits on every run. Every thread of the block calls it (its barriers): the bodies'
+// loop bounds are uniform over the block. Nothing to add when split == 1.
+template <int R>
+__device__ __forceinline__ void dg_gemv_sum_slices(float (&part)[DG_GEMV_MAX_WARPS][R], float* acc, int nr, int warp,
+                                                   int lane, int slice, int split) {
+    if (split > 1) {
+        if (lane == 0) {
+            for (int r = 0; r < nr; r++) {
+                part[warp][r] = acc[r];
+            }
+        }
+        __syncthreads();
+        if (slice == 0 && lane == 0) {
+            for (int r = 0; r < nr; r++) {
+                float t = part[warp][r];
+                for (int s = 1; s < split; s++) {
+                    t += part[warp + s][r]; // slice order: the same sum on every run
+                }
+                acc[r] = t;
+            }
+        }
+        __syncthreads(); // part is reused by the next column group or pass of rows
+    }
+}
+
+// out[r][j] = epilogue(acc[r] + bias[j]) for the nr rows of a pass starting at row r0 (out: n values a
+// row), stored as O stores (f32, or f16 for a K/V cache: rounded once). Epilogue 0: the value; 1: its
+// GELU; 2: added to what out holds (the residual).
+template <typename O>
+__device__ __forceinline__ void dg_gemv_store(O* out, const __half* bias, const float* acc, int nr, int r0, int n,
+                                              int j, int epilogue) {
+    const float b = bias ? __half2float(bias[j]) : 0.0f;
+    for (int r = 0; r < nr; r++) {
+        const float v = acc[r] + b;
+        O* o = out + (long long) (r0 + r) * n + j;
+        if (epilogue == 1) {
+            dg_store(o, dg_gelu(v));
+        } else if (epilogue == 2) {
+            dg_store(o, dg_kv(*o) + v);
+        } else {
+            dg_store(o, v);
+        }
+    }
 }
 
 // Elements of x (and of gain and bias) per thread whose loads are all issued before the first is used:

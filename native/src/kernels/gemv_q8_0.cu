@@ -23,7 +23,6 @@
 // at run time, as in gemv.cu.
 #include "dictum_gpu.h"
 #include "gemv_common.cuh"
-#include "kv_half.cuh"
 
 #define DG_Q8_UNROLL 8
 // The 8-row pass (beams, prompts) keeps half as many steps in flight: 8 accumulators and 8 rows of x beside
@@ -152,37 +151,9 @@ __device__ __forceinline__ void dg_gemv_q8(const float* x, const __half* gain, c
             } else {
                 dg_q8_pass<DG_GEMV_ROWS, XS>(xr, wr, k, lo, hi, lane, W, live, xwide, nr, acc);
             }
-            if (split > 1) {
-                if (lane == 0) {
-                    for (int r = 0; r < nr; r++) {
-                        part[warp][r] = acc[r];
-                    }
-                }
-                __syncthreads(); // reached by every thread: the loop bounds are uniform over the block
-                if (slice == 0 && lane == 0) {
-                    for (int r = 0; r < nr; r++) {
-                        float t = part[warp][r];
-                        for (int s = 1; s < split; s++) {
-                            t += part[warp + s][r]; // slice order: the same sum on every run
-                        }
-                        acc[r] = t;
-                    }
-                }
-                __syncthreads(); // part is reused by the next pass
-            }
+            dg_gemv_sum_slices(part, acc, nr, warp, lane, slice, split);
             if (live && slice == 0 && lane == 0) {
-                const float b = bias ? __half2float(bias[j]) : 0.0f;
-                for (int r = 0; r < nr; r++) {
-                    const float v = acc[r] + b;
-                    O* o = out + (long long) (r0 + r) * n + j;
-                    if (epilogue == 1) {
-                        dg_store(o, dg_gelu(v));
-                    } else if (epilogue == 2) {
-                        dg_store(o, dg_kv(*o) + v);
-                    } else {
-                        dg_store(o, v);
-                    }
-                }
+                dg_gemv_store(out, bias, acc, nr, r0, n, j, epilogue);
             }
         }
     }

@@ -1,8 +1,8 @@
 // Keys and values stored as f32 or f16 (issue 22: the GPU keeps the cross K/V and the decoder's self
 // K/V caches in f16, half the bytes a decoded token reads): one way to load them as f32 and to store
 // an f32 result into either, for every kernel that reads or writes them (cross_attention.cu,
-// attention_rows.cu, transpose.cu, kv_append.cu, gemv.cu's cache epilogue). Every product, sum and
-// partial stays f32; a store into f16 rounds to nearest even.
+// attention_rows.cu, transpose.cu, kv_append.cu, the GEMVs' store in gemv_common.cuh). Every product,
+// sum and partial stays f32; a store into f16 rounds to nearest even.
 #pragma once
 #include "dictum_gpu.h"
 

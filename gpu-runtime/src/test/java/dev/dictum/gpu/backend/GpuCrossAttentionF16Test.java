@@ -14,9 +14,7 @@ import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.cpu.AttentionReference;
 import dev.dictum.gpu.cpu.TestWeights;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,18 +32,15 @@ class GpuCrossAttentionF16Test {
     private static long seed = System.nanoTime();
 
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            out.add(Arguments.of(api, 1, 1500, 20, 64)); // a large-v3 token: n_state 1280, 20 heads, split keys
-            out.add(Arguments.of(api, 5, 1500, 20, 64)); // large-v3, 5 beams
-            out.add(Arguments.of(api, 1, 1500, 6, 64)); // tiny
-            out.add(Arguments.of(api, 1, 1501, 12, 64)); // small's heads, an odd window: a short last chunk
-            out.add(Arguments.of(api, 40, 1500, 20, 64)); // pairs enough for one chunk
-            out.add(Arguments.of(api, 3, 7, 3, 24)); // odd head width: the generic entry
-            out.add(Arguments.of(api, 2, 1000, 3, 24));
-            out.add(Arguments.of(api, 2, 1, 1, 1));
-        }
-        return out.stream();
+        return Gpus.perApi(new int[][] {
+            {1, 1500, 20, 64}, // a large-v3 token: n_state 1280, 20 heads, split keys
+            {5, 1500, 20, 64}, // large-v3, 5 beams
+            {1, 1500, 6, 64}, // tiny
+            {1, 1501, 12, 64}, // small's heads, an odd window: a short last chunk
+            {40, 1500, 20, 64}, // pairs enough for one chunk
+            {3, 7, 3, 24}, // odd head width: the generic entry
+            {2, 1000, 3, 24},
+            {2, 1, 1, 1}});
     }
 
     @ParameterizedTest(name = "{0} rows={1} keys={2} heads={3} headDim={4}")

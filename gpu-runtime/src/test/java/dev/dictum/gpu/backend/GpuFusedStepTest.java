@@ -39,17 +39,11 @@ class GpuFusedStepTest {
     private static long seed = System.nanoTime();
 
     static Stream<Arguments> normLinearCases() {
-        List<Arguments> out = new ArrayList<>();
         // rows, n, k: the cross query and MLP up at large-v3/turbo, small and tiny; odd widths; the logits
         // (not fused: too many blocks) and three rows (not fused: the default).
         int[][] shapes = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 768, 768}, {1, 3072, 768}, {1, 384, 384},
             {1, 1536, 384}, {1, 1000, 1288}, {1, 77, 1000}, {1, 33, 999}, {1, 51866, 1280}, {3, 100, 1280}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                out.add(Arguments.of(api, s[0], s[1], s[2]));
-            }
-        }
-        return out.stream();
+        return Gpus.perApi(shapes);
     }
 
     @ParameterizedTest(name = "{0} rows={1} n={2} k={3}")
@@ -104,14 +98,9 @@ class GpuFusedStepTest {
     }
 
     static Stream<Arguments> oneRowCases() {
-        List<Arguments> out = new ArrayList<>();
-        int[][] shapes = {{1280, 1280}, {1280, 5120}, {51866, 1280}, {1000, 1288}, {77, 1000}, {33, 999}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                out.add(Arguments.of(api, s[0], s[1]));
-            }
-        }
-        return out.stream();
+        // n, k
+        return Gpus.perApi(new int[][] {{1280, 1280}, {1280, 5120}, {51866, 1280}, {1000, 1288}, {77, 1000},
+            {33, 999}});
     }
 
     /** A one-row linear (gemv1_f16 on CUDA) gives gemv_f16's bits exactly: the same sums in the same order. */
@@ -148,17 +137,15 @@ class GpuFusedStepTest {
     }
 
     static Stream<Arguments> projectStepCases() {
-        List<Arguments> out = new ArrayList<>();
+        List<Arguments> cases = new ArrayList<>();
         // n (= k), position: large-v3/turbo, small, tiny; odd widths on every load path; the last row
         int[][] shapes = {{1280, 100}, {768, 3}, {384, 0}, {1288, 447}, {1000, 7}, {999, 5}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                for (boolean fused : new boolean[] {true, false}) {
-                    out.add(Arguments.of(api, s[0], s[1], fused));
-                }
+        for (int[] s : shapes) {
+            for (boolean fused : new boolean[] {true, false}) {
+                cases.add(Arguments.of(s[0], s[1], fused));
             }
         }
-        return out.stream();
+        return Gpus.perApi(cases);
     }
 
     /** projectStep: q, and the cache rows at step[1], as layerNorm + linear on the CPU; nothing else written. */

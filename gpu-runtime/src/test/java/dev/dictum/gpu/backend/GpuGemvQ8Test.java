@@ -46,21 +46,19 @@ class GpuGemvQ8Test {
     private static final int SAMPLED_ROWS = 48;
 
     static Stream<Arguments> linearCases() {
-        List<Arguments> out = new ArrayList<>();
+        List<Arguments> cases = new ArrayList<>();
         // rows, n, k: turbo's / large-v3's projections, MLP up and down, the logits (one row and a draft's
         // 20: gemv_q8_0 in passes of 8 rows, never the scratch); beams; odd sizes (k = 4128: uneven slices of
         // the split row; k = 32: one block a row); the encoder's GEMMs and odd many-row ones (dequant + GEMM)
         int[][] shapes = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280}, {20, 51866, 1280},
             {5, 1280, 5120}, {8, 1000, 1280}, {3, 77, 4128}, {2, 33, 32}, {1, 384, 1536}, {1500, 1280, 1280},
             {1500, 5120, 1280}, {1500, 1280, 5120}, {37, 300, 384}, {13, 37, 96}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                for (int offset : s[0] > KernelChoice.GEMV_MAX_ROWS ? new int[] {0, 3} : new int[] {0, 2, 1}) {
-                    out.add(Arguments.of(api, s[0], s[1], s[2], offset));
-                }
+        for (int[] s : shapes) {
+            for (int offset : s[0] > KernelChoice.GEMV_MAX_ROWS ? new int[] {0, 3} : new int[] {0, 2, 1}) {
+                cases.add(Arguments.of(s[0], s[1], s[2], offset));
             }
         }
-        return out.stream();
+        return Gpus.perApi(cases);
     }
 
     @ParameterizedTest(name = "{0} rows={1} n={2} k={3} x offset={4}")
@@ -118,15 +116,8 @@ class GpuGemvQ8Test {
     }
 
     static Stream<Arguments> projectCases() {
-        List<Arguments> out = new ArrayList<>();
         // rows, n = k: a token's and beam 5's Q/K/V (gemv3_q8_0), the encoder's (dequant + GEMM, one split of x)
-        int[][] shapes = {{1, 1280}, {5, 1280}, {1, 384}, {1500, 1280}, {1500, 384}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                out.add(Arguments.of(api, s[0], s[1]));
-            }
-        }
-        return out.stream();
+        return Gpus.perApi(new int[][] {{1, 1280}, {5, 1280}, {1, 384}, {1500, 1280}, {1500, 384}});
     }
 
     @ParameterizedTest(name = "{0} rows={1} n=k={2}")
@@ -176,16 +167,9 @@ class GpuGemvQ8Test {
     }
 
     static Stream<Arguments> oneRowCases() {
-        List<Arguments> out = new ArrayList<>();
         // n, k: fused (KernelChoice.normLinearFused: tiny's and small's shapes, an odd n) and not (turbo's:
         // layer_norm_f32 + gemv_q8_0)
-        int[][] shapes = {{384, 384}, {1536, 384}, {768, 768}, {100, 992}, {1280, 1280}, {5120, 1280}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                out.add(Arguments.of(api, s[0], s[1]));
-            }
-        }
-        return out.stream();
+        return Gpus.perApi(new int[][] {{384, 384}, {1536, 384}, {768, 768}, {100, 992}, {1280, 1280}, {5120, 1280}});
     }
 
     @ParameterizedTest(name = "{0} n={1} k={2}")
@@ -226,17 +210,15 @@ class GpuGemvQ8Test {
     }
 
     static Stream<Arguments> projectStepCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            for (int n : new int[] {1280, 384, 992}) {
-                for (boolean half : new boolean[] {true, false}) {
-                    for (boolean fused : new boolean[] {true, false}) {
-                        out.add(Arguments.of(api, n, half, fused));
-                    }
+        List<Arguments> cases = new ArrayList<>();
+        for (int n : new int[] {1280, 384, 992}) {
+            for (boolean half : new boolean[] {true, false}) {
+                for (boolean fused : new boolean[] {true, false}) {
+                    cases.add(Arguments.of(n, half, fused));
                 }
             }
         }
-        return out.stream();
+        return Gpus.perApi(cases);
     }
 
     /**

@@ -34,20 +34,18 @@ class GpuGemvTest {
     private static long seed = System.nanoTime();
 
     static Stream<Arguments> gemvCases() {
-        List<Arguments> out = new ArrayList<>();
+        List<Arguments> cases = new ArrayList<>();
         // rows, n, k: large-v3/turbo's projections, MLP and logits; small's and tiny's MLP; beams;
         // split rows with uneven slices (4104 = 8·513, 4098 even, 4097 odd); a 9-row pass.
         int[][] shapes = {{1, 1280, 1280}, {1, 5120, 1280}, {1, 1280, 5120}, {1, 51866, 1280}, {1, 768, 3072},
             {1, 384, 1536}, {5, 1280, 5120}, {8, 1000, 1288}, {3, 77, 4104}, {2, 33, 4098}, {1, 5, 4097}};
-        for (String api : List.of("cuda", "hip")) {
-            for (int[] s : shapes) {
-                // x offset 0: 16-byte loads; 2 floats: half2/float2 loads; 1 float: scalar loads.
-                for (int offset : new int[] {0, 2, 1}) {
-                    out.add(Arguments.of(api, s[0], s[1], s[2], offset));
-                }
+        for (int[] s : shapes) {
+            // x offset 0: 16-byte loads; 2 floats: half2/float2 loads; 1 float: scalar loads.
+            for (int offset : new int[] {0, 2, 1}) {
+                cases.add(Arguments.of(s[0], s[1], s[2], offset));
             }
         }
-        return out.stream();
+        return Gpus.perApi(cases);
     }
 
     @ParameterizedTest(name = "{0} rows={1} n={2} k={3} x offset={4}")

@@ -39,31 +39,30 @@ class GpuOpsTest {
     }
 
     static Stream<Arguments> linearCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            // rows, n (out), k (in): encoder projections and MLP of tiny and large, decoder rows
-            // (1 token, 5 beams), the logits, odd sizes and tails.
-            int[][] shapes = {{1500, 384, 384}, {1500, 1536, 384}, {1500, 512, 512}, {1500, 768, 768},
-                {1500, 4096, 1024}, {5, 1024, 4096}, {1, 51865, 1024}, {1500, 1280, 1280}, {1, 1280, 1280},
-                {5, 5120, 1280}, {1, 51866, 384}, {5, 51866, 1280}, {9, 65, 96}, {1, 1, 32}, {7, 33, 160},
-                {67, 129, 64}, {3, 100, 4096}};
-            for (int[] s : shapes) {
-                out.add(Arguments.of(api, DType.F16, s[0], s[1], s[2], 3));
-            }
-            // Buffers at offset 0: the 16-byte loads of x and 8-byte stores of out that the sm_80
-            // GEMM bodies take only when aligned, with the 128 x 128 tile (KernelChoice.wideTile) at the
-            // large encoders' shapes and odd sizes, and the 64 x 64 one.
-            int[][] aligned = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1501, 1282, 1284},
-                {1333, 2050, 72}, {1500, 768, 768}, {130, 70, 40}};
-            for (int[] s : aligned) {
-                out.add(Arguments.of(api, DType.F16, s[0], s[1], s[2], 0));
-            }
-            for (DType t : List.of(DType.F32, DType.BF16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.I8)) {
-                out.add(Arguments.of(api, t, 1500, 384, 384, 3));
-                out.add(Arguments.of(api, t, 1, 1280, 1280, 3));
-                out.add(Arguments.of(api, t, 13, 37, 96, 3));
-            }
+        List<Arguments> cases = new ArrayList<>();
+        // rows, n (out), k (in): encoder projections and MLP of tiny and large, decoder rows
+        // (1 token, 5 beams), the logits, odd sizes and tails.
+        int[][] shapes = {{1500, 384, 384}, {1500, 1536, 384}, {1500, 512, 512}, {1500, 768, 768},
+            {1500, 4096, 1024}, {5, 1024, 4096}, {1, 51865, 1024}, {1500, 1280, 1280}, {1, 1280, 1280},
+            {5, 5120, 1280}, {1, 51866, 384}, {5, 51866, 1280}, {9, 65, 96}, {1, 1, 32}, {7, 33, 160},
+            {67, 129, 64}, {3, 100, 4096}};
+        for (int[] s : shapes) {
+            cases.add(Arguments.of(DType.F16, s[0], s[1], s[2], 3));
         }
+        // Buffers at offset 0: the 16-byte loads of x and 8-byte stores of out that the sm_80
+        // GEMM bodies take only when aligned, with the 128 x 128 tile (KernelChoice.wideTile) at the
+        // large encoders' shapes and odd sizes, and the 64 x 64 one.
+        int[][] aligned = {{1500, 1280, 1280}, {1500, 5120, 1280}, {1500, 1280, 5120}, {1501, 1282, 1284},
+            {1333, 2050, 72}, {1500, 768, 768}, {130, 70, 40}};
+        for (int[] s : aligned) {
+            cases.add(Arguments.of(DType.F16, s[0], s[1], s[2], 0));
+        }
+        for (DType t : List.of(DType.F32, DType.BF16, DType.Q8_0, DType.Q5_0, DType.Q5_1, DType.Q4_0, DType.I8)) {
+            cases.add(Arguments.of(t, 1500, 384, 384, 3));
+            cases.add(Arguments.of(t, 1, 1280, 1280, 3));
+            cases.add(Arguments.of(t, 13, 37, 96, 3));
+        }
+        List<Arguments> out = new ArrayList<>(Gpus.perApi(cases).toList());
         // "cuda-portable": gemm_f16's portable (AMD) body on the CUDA device, the test-only module
         // gemm_portable (as attention_portable; the HIP stand-in runs it too), at every shape above with
         // more rows than the GEMV takes: the encoders' and odd sizes, aligned and at an offset.
@@ -323,18 +322,11 @@ class GpuOpsTest {
     }
 
     static Stream<Arguments> projectCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            // rows, n, k, projections: a decoded token's / 5 beams' query, key, value (one gemv3_f16),
-            // two and one; the encoder's (one split of x for all: large-v3 and an odd size), tiny's
-            // (the 64 tile, one by one); mixed shapes (one by one)
-            int[][] shapes = {{1, 1280, 1280, 3}, {5, 1280, 1280, 3}, {1, 384, 384, 2}, {8, 65, 96, 1},
-                {1500, 1280, 1280, 3}, {1333, 1282, 1288, 2}, {1500, 384, 384, 3}, {3, -1, 72, 2}};
-            for (int[] sh : shapes) {
-                out.add(Arguments.of(api, sh[0], sh[1], sh[2], sh[3]));
-            }
-        }
-        return out.stream();
+        // rows, n, k, projections: a decoded token's / 5 beams' query, key, value (one gemv3_f16),
+        // two and one; the encoder's (one split of x for all: large-v3 and an odd size), tiny's
+        // (the 64 tile, one by one); mixed shapes (one by one)
+        return Gpus.perApi(new int[][] {{1, 1280, 1280, 3}, {5, 1280, 1280, 3}, {1, 384, 384, 2}, {8, 65, 96, 1},
+            {1500, 1280, 1280, 3}, {1333, 1282, 1288, 2}, {1500, 384, 384, 3}, {3, -1, 72, 2}});
     }
 
     /** Backend.project: each projection as the CPU's linear (no epilogue), the second one without bias. */
@@ -384,19 +376,16 @@ class GpuOpsTest {
     }
 
     static Stream<Arguments> convCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            out.add(Arguments.of(api, true, 80, 3000, 384, 1)); // tiny conv1 on the log-mel
-            out.add(Arguments.of(api, true, 128, 3000, 1280, 1)); // large-v3 conv1
-            out.add(Arguments.of(api, true, 80, 3000, 1024, 1)); // medium conv1
-            out.add(Arguments.of(api, false, 768, 3000, 768, 2)); // small conv2
-            out.add(Arguments.of(api, false, 384, 3000, 384, 2)); // tiny conv2
-            out.add(Arguments.of(api, false, 1280, 3000, 1280, 2)); // large conv2
-            out.add(Arguments.of(api, true, 3, 7, 5, 1));
-            out.add(Arguments.of(api, false, 17, 65, 70, 2));
-            out.add(Arguments.of(api, false, 9, 1, 3, 2));
-        }
-        return out.stream();
+        return Gpus.perApi(List.of(
+            Arguments.of(true, 80, 3000, 384, 1), // tiny conv1 on the log-mel
+            Arguments.of(true, 128, 3000, 1280, 1), // large-v3 conv1
+            Arguments.of(true, 80, 3000, 1024, 1), // medium conv1
+            Arguments.of(false, 768, 3000, 768, 2), // small conv2
+            Arguments.of(false, 384, 3000, 384, 2), // tiny conv2
+            Arguments.of(false, 1280, 3000, 1280, 2), // large conv2
+            Arguments.of(true, 3, 7, 5, 1),
+            Arguments.of(false, 17, 65, 70, 2),
+            Arguments.of(false, 9, 1, 3, 2)));
     }
 
     @ParameterizedTest(name = "{0} channelMajor={1} in={2}x{3} out={4} stride={5}")
@@ -501,22 +490,19 @@ class GpuOpsTest {
     }
 
     static Stream<Arguments> crossCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            out.add(Arguments.of(api, 1, 1500, 6, 64));
-            out.add(Arguments.of(api, 5, 1500, 20, 64));
-            out.add(Arguments.of(api, 5, 1500, 16, 64)); // medium, 5 beams
-            out.add(Arguments.of(api, 1, 1500, 8, 64)); // base
-            out.add(Arguments.of(api, 3, 7, 3, 24));
-            out.add(Arguments.of(api, 2, 1, 1, 1));
+        return Gpus.perApi(new int[][] {
+            {1, 1500, 6, 64},
+            {5, 1500, 20, 64},
+            {5, 1500, 16, 64}, // medium, 5 beams
+            {1, 1500, 8, 64}, // base
+            {3, 7, 3, 24},
+            {2, 1, 1, 1},
             // Split over the keys (issue 12): a large-v3 token (20 pairs: 14 chunks on 132 SMs), a
             // shortened window, an odd head width with a short last chunk, pairs enough for one chunk.
-            out.add(Arguments.of(api, 1, 1500, 20, 64));
-            out.add(Arguments.of(api, 1, 700, 20, 64));
-            out.add(Arguments.of(api, 2, 1000, 3, 24));
-            out.add(Arguments.of(api, 40, 1500, 20, 64));
-        }
-        return out.stream();
+            {1, 1500, 20, 64},
+            {1, 700, 20, 64},
+            {2, 1000, 3, 24},
+            {40, 1500, 20, 64}});
     }
 
     @ParameterizedTest(name = "{0} rows={1} keys={2} heads={3} headDim={4}")

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.cpu.RowAttentionProblem;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -28,23 +27,20 @@ class GpuRowAttentionTest {
     private static long seed = System.nanoTime();
 
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
+        return Gpus.perApi(List.of(
             // batch, queries, keys, heads, headDim, causal, kvPad
-            out.add(Arguments.of(api, 5, 1, 448, 20, 64, true, 0)); // large-v3 / turbo: a beam step at the full context
-            out.add(Arguments.of(api, 5, 1, 224, 20, 64, true, 0));
-            out.add(Arguments.of(api, 5, 1, 448, 16, 64, true, 0)); // medium
-            out.add(Arguments.of(api, 5, 1, 300, 12, 64, true, 0)); // small
-            out.add(Arguments.of(api, 5, 1, 100, 8, 64, true, 0)); // base
-            out.add(Arguments.of(api, 5, 1, 37, 6, 64, true, 0)); // tiny, a short history
-            out.add(Arguments.of(api, 5, 3, 7, 20, 64, true, 0)); // several tokens per beam
-            out.add(Arguments.of(api, 3, 2, 130, 3, 17, false, 1)); // odd head size, unaligned rows
-            out.add(Arguments.of(api, 2, 1, 200, 2, 24, true, 0));
-            out.add(Arguments.of(api, 2, 3, 65, 1, 96, true, 3));
-            out.add(Arguments.of(api, 1, 1, 129, 2, 128, false, 4)); // the largest head size
-            out.add(Arguments.of(api, 1, 1, 1, 1, 1, false, 0));
-        }
-        return out.stream();
+            Arguments.of(5, 1, 448, 20, 64, true, 0), // large-v3 / turbo: a beam step at the full context
+            Arguments.of(5, 1, 224, 20, 64, true, 0),
+            Arguments.of(5, 1, 448, 16, 64, true, 0), // medium
+            Arguments.of(5, 1, 300, 12, 64, true, 0), // small
+            Arguments.of(5, 1, 100, 8, 64, true, 0), // base
+            Arguments.of(5, 1, 37, 6, 64, true, 0), // tiny, a short history
+            Arguments.of(5, 3, 7, 20, 64, true, 0), // several tokens per beam
+            Arguments.of(3, 2, 130, 3, 17, false, 1), // odd head size, unaligned rows
+            Arguments.of(2, 1, 200, 2, 24, true, 0),
+            Arguments.of(2, 3, 65, 1, 96, true, 3),
+            Arguments.of(1, 1, 129, 2, 128, false, 4), // the largest head size
+            Arguments.of(1, 1, 1, 1, 1, false, 0)));
     }
 
     @ParameterizedTest(name = "{0} batch={1} queries={2} keys={3} heads={4} headDim={5} causal={6} kvPad={7}")

@@ -46,18 +46,16 @@ class GpuSelfAttentionF16Test {
     }
 
     static Stream<Arguments> cases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            for (Path path : Path.values()) {
-                for (int keys : new int[] {1, 37, 224, 448}) {
-                    out.add(Arguments.of(api, path, keys, 20, 64, 0)); // large-v3 / turbo
-                    out.add(Arguments.of(api, path, keys, 6, 64, 0)); // tiny
-                }
-                out.add(Arguments.of(api, path, 130, 3, 24, 0)); // odd head size: 5 groups in P.V
-                out.add(Arguments.of(api, path, 65, 2, 17, 1)); // odd rows: the element loads
+        List<Arguments> cases = new ArrayList<>();
+        for (Path path : Path.values()) {
+            for (int keys : new int[] {1, 37, 224, 448}) {
+                cases.add(Arguments.of(path, keys, 20, 64, 0)); // large-v3 / turbo
+                cases.add(Arguments.of(path, keys, 6, 64, 0)); // tiny
             }
+            cases.add(Arguments.of(path, 130, 3, 24, 0)); // odd head size: 5 groups in P.V
+            cases.add(Arguments.of(path, 65, 2, 17, 1)); // odd rows: the element loads
         }
-        return out.stream();
+        return Gpus.perApi(cases);
     }
 
     @ParameterizedTest(name = "{0} {1} keys={2} heads={3} headDim={4} kvPad={5}")
@@ -199,13 +197,7 @@ class GpuSelfAttentionF16Test {
     }
 
     static Stream<Arguments> projectStepCases() {
-        List<Arguments> out = new ArrayList<>();
-        for (String api : List.of("cuda", "hip")) {
-            for (int n : new int[] {1280, 768, 384, 999}) {
-                out.add(Arguments.of(api, n));
-            }
-        }
-        return out.stream();
+        return Gpus.perApi(new int[][] {{1280}, {768}, {384}, {999}});
     }
 
     @ParameterizedTest(name = "{0}")

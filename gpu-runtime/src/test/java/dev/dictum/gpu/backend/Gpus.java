@@ -10,16 +10,24 @@ import dev.dictum.gpu.cpu.TestWeights;
 import dev.dictum.gpu.discovery.GpuRuntimes;
 import dev.dictum.gpu.discovery.RuntimeProbe;
 import dev.dictum.gpu.discovery.ScanInputs;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * GPU backends for tests, one per API for the whole run; a test on a machine without that GPU is
- * skipped with "skipped: no GPU". Also the helpers every kernel test uses: poison and sentinels, random f16 vectors.
+ * skipped with "skipped: no GPU". Also the helpers every kernel test uses: its cases on every API, poison and
+ * sentinels, random f16 vectors.
  */
 public final class Gpus {
     private static final Map<String, RuntimeProbe> PROBES = new ConcurrentHashMap<>();
     private static final Map<String, GpuBackend> OPEN = new ConcurrentHashMap<>();
+    /** The APIs every GPU test runs its cases on, in this order. */
+    private static final List<String> APIS = List.of("cuda", "hip");
     /** Floats after every output that no kernel may touch. */
     static final int GUARD = 64;
     static final float SENTINEL = 1234.5678f;
@@ -47,6 +55,20 @@ public final class Gpus {
     public static GpuBackend portableAttentionBackend() {
         RuntimeProbe p = probe("cuda");
         return OPEN.computeIfAbsent("cuda-portable", a -> new GpuBackend(p.driver(), 0));
+    }
+
+    /**
+     * A GPU test's cases on every API, for its {@code @MethodSource}: each case's arguments after the API
+     * (the test's first parameter), all of CUDA's cases first, then HIP's.
+     */
+    static Stream<Arguments> perApi(List<Arguments> cases) {
+        return APIS.stream().flatMap(api -> cases.stream()
+                .map(c -> Arguments.of(Stream.concat(Stream.of(api), Arrays.stream(c.get())).toArray())));
+    }
+
+    /** {@link #perApi(List)} where each case is a shape: its ints are the arguments after the API. */
+    static Stream<Arguments> perApi(int[][] shapes) {
+        return perApi(Arrays.stream(shapes).map(s -> Arguments.of(IntStream.of(s).boxed().toArray())).toList());
     }
 
     /** An f16 vector of {@code length} random values (a bias, a layer norm's gain), shaped as a checkpoint's. */

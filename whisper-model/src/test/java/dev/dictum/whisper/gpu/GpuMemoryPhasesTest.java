@@ -108,38 +108,12 @@ class GpuMemoryPhasesTest {
             MemoryReport loaded = p.phase("weights uploaded");
             System.out.printf(Locale.ROOT, "  upload staging peak (raw scratch, freed after the upload): %.0f MiB%n",
                     loaded.byCategory().get(MemoryCategory.STAGING).peak() / MIB);
-            WhisperModel m = e.model();
-            SpecialTokens s = m.vocabulary().specials();
-            int[] prompt = {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
-            float[][] one = new float[1][dims.nVocab()];
-            float[][] five = new float[5][dims.nVocab()];
-            try (EncodedAudio enc = m.encode(new LogMel(dims.nMels()).window(EngineBenchmark.syntheticAudio(30)))) {
-                MemoryReport encoded = p.phase("encoder run");
-                assertThat(encoded.byCategory().get(MemoryCategory.CROSS_KV).current()).as("one window's cross K/V")
-                        .isEqualTo(estimate.crossKv());
-                try (DecoderState greedy = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
-                    p.phase("decoder states allocated (1 + 5)");
-                    greedy.reset(enc, 1);
-                    greedy.feed(new int[][] {prompt}, one);
-                    p.phase("greedy prompt (4 tokens)");
-                    greedy.feed(new int[][] {{s.noTimestamps() + 1}}, one);
-                    p.phase("first greedy step (+ graph capture)");
-                    greedy.feed(new int[][] {{s.noTimestamps() + 2}}, one);
-                    p.phase("second greedy step (replay)");
-                    beams.reset(enc, 5);
-                    beams.feed(new int[][] {prompt, prompt, prompt, prompt, prompt}, five);
-                    p.phase("beam-5 prompt");
-                    beams.feed(tokens(5, s.noTimestamps() + 3), five);
-                    p.phase("first beam-5 step (+ graph capture)");
-                    beams.reorder(new int[] {0, 0, 1, 1, 2});
-                    beams.feed(tokens(5, s.noTimestamps() + 4), five);
-                    MemoryReport stepped = p.phase("beam-5 step after a reorder");
-                    assertThat(stepped.byCategory().get(MemoryCategory.SELF_KV).current())
-                            .as("the greedy and the beam-5 state's self K/V, f16").isEqualTo(estimate.selfKv());
-                }
-            }
-            p.phase("decoders and window closed");
-            m.releaseScratch();
+            Decoded run = encodeAndDecode(e.model(), p);
+            assertThat(run.encoded().byCategory().get(MemoryCategory.CROSS_KV).current()).as("one window's cross K/V")
+                    .isEqualTo(estimate.crossKv());
+            assertThat(run.stepped().byCategory().get(MemoryCategory.SELF_KV).current())
+                    .as("the greedy and the beam-5 state's self K/V, f16").isEqualTo(estimate.selfKv());
+            e.model().releaseScratch();
             p.phase("scratch released");
         }
     }
@@ -169,34 +143,9 @@ class GpuMemoryPhasesTest {
                 MemoryReport loaded = p.phase("weights uploaded");
                 long weights = loaded.byCategory().get(MemoryCategory.WEIGHTS).current();
                 assertThat(weights / MIB).as("q8_0 weights, not f16's 1583 MiB of chunks").isBetween(827.0, 900.0);
-                WhisperModel m = e.model();
-                SpecialTokens s = m.vocabulary().specials();
-                int[] prompt = {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
-                float[][] one = new float[1][dims.nVocab()];
-                float[][] five = new float[5][dims.nVocab()];
-                try (EncodedAudio enc = m.encode(new LogMel(dims.nMels()).window(EngineBenchmark.syntheticAudio(30)))) {
-                    MemoryReport encoded = p.phase("encoder run");
-                    assertThat(encoded.byCategory().get(MemoryCategory.WEIGHT_SCRATCH).current())
-                            .as("the weight scratch: the MLP's matrix in f16").isEqualTo(2L * 4 * 1280 * 1280);
-                    try (DecoderState greedy = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
-                        greedy.reset(enc, 1);
-                        greedy.feed(new int[][] {prompt}, one);
-                        p.phase("greedy prompt (4 tokens)");
-                        greedy.feed(new int[][] {{s.noTimestamps() + 1}}, one);
-                        p.phase("first greedy step (+ graph capture)");
-                        greedy.feed(new int[][] {{s.noTimestamps() + 2}}, one);
-                        p.phase("second greedy step (replay)");
-                        beams.reset(enc, 5);
-                        beams.feed(new int[][] {prompt, prompt, prompt, prompt, prompt}, five);
-                        p.phase("beam-5 prompt");
-                        beams.feed(tokens(5, s.noTimestamps() + 3), five);
-                        p.phase("first beam-5 step (+ graph capture)");
-                        beams.reorder(new int[] {0, 0, 1, 1, 2});
-                        beams.feed(tokens(5, s.noTimestamps() + 4), five);
-                        p.phase("beam-5 step after a reorder");
-                    }
-                }
-                p.phase("decoders and window closed");
+                Decoded run = encodeAndDecode(e.model(), p);
+                assertThat(run.encoded().byCategory().get(MemoryCategory.WEIGHT_SCRATCH).current())
+                        .as("the weight scratch: the MLP's matrix in f16").isEqualTo(2L * 4 * 1280 * 1280);
             }
             long peak = p.grown + H200_CONTEXT;
             System.out.printf(Locale.ROOT, "large-v3-turbo q8_0: at most %.0f MiB beyond the backend's start, + %.0f MiB "
@@ -231,6 +180,49 @@ class GpuMemoryPhasesTest {
                 held.forEach(dev.dictum.gpu.Buffer::close);
             }
         }
+    }
+
+    /** The reports of the phases the tests assert on: the encoder's, and the last beam-5 step's. */
+    private record Decoded(MemoryReport encoded, MemoryReport stepped) {
+    }
+
+    /**
+     * The phases of one transcription-shaped run of m, each recorded by p: the encoder over 30 s of audio, the
+     * greedy and the beam-5 decoder state allocated, a greedy prompt and two steps (the first captured as a
+     * graph, the second replayed), a beam-5 prompt, its first step (captured) and a step after a reorder; then
+     * the decoders and the window closed.
+     */
+    private static Decoded encodeAndDecode(WhisperModel m, Phases p) {
+        WhisperDims dims = m.dims();
+        SpecialTokens s = m.vocabulary().specials();
+        int[] prompt = {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
+        float[][] one = new float[1][dims.nVocab()];
+        float[][] five = new float[5][dims.nVocab()];
+        MemoryReport encoded;
+        MemoryReport stepped;
+        try (EncodedAudio enc = m.encode(new LogMel(dims.nMels()).window(EngineBenchmark.syntheticAudio(30)))) {
+            encoded = p.phase("encoder run");
+            try (DecoderState greedy = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
+                p.phase("decoder states allocated (1 + 5)");
+                greedy.reset(enc, 1);
+                greedy.feed(new int[][] {prompt}, one);
+                p.phase("greedy prompt (4 tokens)");
+                greedy.feed(new int[][] {{s.noTimestamps() + 1}}, one);
+                p.phase("first greedy step (+ graph capture)");
+                greedy.feed(new int[][] {{s.noTimestamps() + 2}}, one);
+                p.phase("second greedy step (replay)");
+                beams.reset(enc, 5);
+                beams.feed(new int[][] {prompt, prompt, prompt, prompt, prompt}, five);
+                p.phase("beam-5 prompt");
+                beams.feed(tokens(5, s.noTimestamps() + 3), five);
+                p.phase("first beam-5 step (+ graph capture)");
+                beams.reorder(new int[] {0, 0, 1, 1, 2});
+                beams.feed(tokens(5, s.noTimestamps() + 4), five);
+                stepped = p.phase("beam-5 step after a reorder");
+            }
+        }
+        p.phase("decoders and window closed");
+        return new Decoded(encoded, stepped);
     }
 
     /** The CUDA backend, or the test is skipped ("skipped: no GPU"). */
