@@ -140,7 +140,25 @@ jcmd "$jpid" VM.version >/dev/null # the attach listener's thread exists from he
 echo "soak: ready after $ready_ms ms (pid $jpid); $count dictations over ${#clip_wav[@]} clips from $clips"
 
 # ---- samples
-echo "dictations,rss_mb,heap_mb,threads,fds,gpu_mb,heap_committed_mb,codecache_mb,metaspace_mb,malloc_mb,malloc_free_mb" >"$csv"
+echo "dictations,rss_mb,heap_mb,threads,fds,gpu_mb,heap_committed_mb,codecache_mb,metaspace_mb,malloc_mb,malloc_free_mb,heap_resident_mb,rss_anon_mb,rss_file_mb" >"$csv"
+# The Java heap's resident pages, MB (the mappings inside its reserved range): the part of RSS that the
+# collector's resizing moves up and down from sample to sample (G1 uncommits after an idle spell, such as
+# a model switch's, and the pages come back as the young generation fills again).
+heap_resident_mb() { # pid lo hi (hex)
+  python3 -c '
+import sys
+pid, lo, hi = sys.argv[1], int(sys.argv[2], 16), int(sys.argv[3], 16)
+kb, inside = 0, False
+for line in open(f"/proc/{pid}/smaps"):
+    f = line.split()
+    if not f:
+        continue
+    if "-" in f[0] and not f[0].endswith(":"):
+        inside = lo <= int(f[0].split("-")[0], 16) < hi
+    elif inside and f[0] == "Rss:":
+        kb += int(f[1])
+print(kb // 1024)' "$@"
+}
 sample() { # dictations so far
   jcmd "$jpid" GC.run >/dev/null
   sleep 0.5
@@ -149,6 +167,10 @@ sample() { # dictations so far
   info=$(jcmd "$jpid" GC.heap_info)
   heap=$(sed -n 's/.*heap .* used \([0-9]*\)K.*/\1/p' <<<"$info" | head -1)
   committed=$(sed -n 's/.*heap .* committed \([0-9]*\)K.*/\1/p' <<<"$info" | head -1)
+  local range resident
+  range=$(sed -n 's/.*heap .*\[\(0x[0-9a-f]*\), \(0x[0-9a-f]*\)).*/\1 \2/p' <<<"$info" | head -1)
+  # shellcheck disable=SC2086
+  resident=$([ -n "$range" ] && heap_resident_mb "$jpid" $range || echo 0)
   code=$(jcmd "$jpid" Compiler.codecache | sed -n 's/^CodeCache: .*max_used=\([0-9]*\)Kb.*/\1/p' | head -1)
   meta=$(jcmd "$jpid" VM.metaspace | sed -n 's/^Metaspace .* committed \([0-9]*\)K.*/\1/p' | head -1)
   # glibc's malloc_info: the arenas' bytes (system current + mmapped chunks) and their free chunks; the
@@ -160,7 +182,7 @@ sample() { # dictations so far
       | awk -F', *' -v p="$jpid" '$1 == p {print $2}' | head -1)
   fi
   jcmd "$jpid" Thread.print | sed -n 's/^"\([^"]*\)".*/\1/p' | sed 's/[0-9][0-9]*/N/g' | sort >"$harness_work/threads-$1.txt"
-  echo "$1,$(harness_rss_mb),$((${heap:-0} / 1024)),$(awk '/^Threads/ {print $2}' "/proc/$jpid/status"),$(ls "/proc/$jpid/fd" | wc -l),$gpu,$((${committed:-0} / 1024)),$((${code:-0} / 1024)),$((${meta:-0} / 1024)),${arena:-0,0}" >>"$csv"
+  echo "$1,$(harness_rss_mb),$((${heap:-0} / 1024)),$(awk '/^Threads/ {print $2}' "/proc/$jpid/status"),$(ls "/proc/$jpid/fd" | wc -l),$gpu,$((${committed:-0} / 1024)),$((${code:-0} / 1024)),$((${meta:-0} / 1024)),${arena:-0,0},$resident,$(awk '/^RssAnon/ {a = $2} /^RssFile/ {f = $2} END {printf "%d,%d", a / 1024, f / 1024}' "/proc/$jpid/status")" >>"$csv"
 }
 sample 0
 
@@ -366,11 +388,11 @@ line="soak: $count dictations, $exact exact, $cancelled cancelled as asked, $sil
 
 # ---- the plot: RSS, heap, threads and fds against dictations
 gnuplot <<GP
-set terminal pngcairo size 1000,720 font "DejaVu Sans,10"
+set terminal pngcairo size 1000,960 font "DejaVu Sans,10"
 set output "$plot"
 set datafile separator ","
 set key autotitle columnhead
-set multiplot layout 3,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) ${commit}"
+set multiplot layout 4,2 title "Dictum soak: $count dictations, $(basename "$model"), $(date -u +%F) ${commit}"
 set xlabel "dictations"
 set ylabel "MB"; plot "$csv" using 1:2 with linespoints title "RSS"
 set ylabel "MB"; set yrange [0:*]; plot "$csv" using 1:3 with linespoints title "heap used after GC"
@@ -378,6 +400,8 @@ set ylabel "threads"; plot "$csv" using 1:4 with linespoints title "threads"
 set ylabel "open fds"; plot "$csv" using 1:5 with linespoints title "file descriptors"
 set ylabel "MB"; plot "$csv" using 1:10 with linespoints title "malloc arenas", "$csv" using 1:11 with linespoints title "of which free", "$csv" using 1:7 with linespoints title "heap committed"
 set ylabel "MB"; plot "$csv" using 1:8 with linespoints title "code cache (high water)", "$csv" using 1:9 with linespoints title "metaspace committed"
+set ylabel "MB"; plot "$csv" using 1:12 with linespoints title "Java heap resident", "$csv" using 1:(\$2-\$12) with linespoints title "RSS outside the Java heap"
+set ylabel "MB"; plot "$csv" using 1:13 with linespoints title "RSS anonymous", "$csv" using 1:14 with linespoints title "RSS file-backed"
 unset multiplot
 GP
 
@@ -389,6 +413,14 @@ GP
   echo "where RSS lives, at dictation $base → the end (MB): $(awk -F, -v b="$base" 'NR > 1 && $1 >= b && !seen {split($0, a, ","); seen = 1}
     NR > 1 {split($0, z, ",")} END {printf "RSS %d→%d, heap committed %d→%d, code cache %d→%d, metaspace %d→%d, malloc arenas %d→%d (free %d→%d)",
       a[2], z[2], a[7], z[7], a[8], z[8], a[9], z[9], a[10], z[10], a[11], z[11]}' "$csv")"
+  # The least-squares slope is additive: RSS's = the Java heap's resident pages' + the rest's. Where the
+  # heap's resizing moves RSS, the rest says what grows outside it (native memory, code, files).
+  echo "slopes after the first $base (MB per 1,000 dictations): $(awk -F, -v b="$base" 'NR > 1 && $1 >= b {
+      k++; x[k] = $1; r[k] = $2; h[k] = $12 }
+    function slope(y,   i, sx, sy, sxx, sxy) { for (i = 1; i <= k; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i] }
+      return (k > 1 && k * sxx - sx * sx > 0) ? (k * sxy - sx * sy) / (k * sxx - sx * sx) * 1000 : 0 }
+    END { for (i = 1; i <= k; i++) o[i] = r[i] - h[i]
+      printf "RSS %.1f = Java heap resident %.1f + outside the heap %.1f", slope(r), slope(h), slope(o) }' "$csv")"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%d MB", $2/1024}' /proc/meminfo), load at the end $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%F %H:%M UTC'); commit ${commit} at the start"
   echo "model $model${model2:+ (switching with $model2)}; clips $clips (${#clip_wav[@]})"
   echo "samples ($csv):"
