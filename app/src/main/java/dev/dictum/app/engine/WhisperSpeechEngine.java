@@ -146,8 +146,10 @@ public final class WhisperSpeechEngine implements SpeechEngine {
             DictationSession.SpeculationTiming pass = session.speculationUsed();
             if (pass != null) {
                 LOG.info("the text was made at a pause by a pass that started {} ms before the release and ran {} ms"
-                        + " with {} of the {} cores it asks for", pass.startedBeforeFinishNanos() / 1_000_000,
-                        pass.ranNanos() / 1_000_000, String.format(Locale.ROOT, "%.2f", pass.coresHad()), ComputePool.THREADS);
+                        + " with {} of the {} cores it asks for, {} ms after the pause was known",
+                        pass.startedBeforeFinishNanos() / 1_000_000, pass.ranNanos() / 1_000_000,
+                        String.format(Locale.ROOT, "%.2f", pass.coresHad()), ComputePool.THREADS,
+                        pass.afterPauseNanos() / 1_000_000);
             }
             return new Transcript(t.text(), t.language(), t.noSpeech(), how.encodeNanos() / 1_000_000,
                     how.decodeNanos() / 1_000_000, how.speculative());

@@ -113,7 +113,8 @@ public final class DictationSession implements AutoCloseable {
     private record Draft(int start, int[] tokens) {
     }
 
-    private record Done(Range range, TranscriptionResult result, long startedAt, long endedAt, long cpuNanos) {
+    private record Done(Range range, TranscriptionResult result, long startedAt, long endedAt, long cpuNanos,
+            long pauseAt) {
     }
 
     /**
@@ -122,9 +123,12 @@ public final class DictationSession implements AutoCloseable {
      * ended after the call. The pass can only start once the trimmer's tail of quiet is full, so its
      * length against the user's last pause is what decides whether the text is ready at the release.
      * {@code cpuNanos}: the CPU time its threads had (-1: unknown); against {@code ranNanos} it says how
-     * many cores the pass got, which other processes' load decides.
+     * many cores the pass got, which other processes' load decides. {@code afterPauseNanos}: from the
+     * pause's report to the pass's start (a live-text pass then running stops at its next encoder layer
+     * or decoder step first).
      */
-    public record SpeculationTiming(long startedBeforeFinishNanos, long ranNanos, long cpuNanos) {
+    public record SpeculationTiming(long startedBeforeFinishNanos, long ranNanos, long cpuNanos,
+            long afterPauseNanos) {
 
         /** The cores the pass had on average (CPU time over wall time), or NaN when unknown. */
         public double coresHad() {
@@ -146,6 +150,7 @@ public final class DictationSession implements AutoCloseable {
     private boolean finishing;
     private boolean cancelled;
     private long finishAt;
+    private long pauseAt; // when the latest pause was first reported (System.nanoTime)
     private int partialFrom = -1;
     private long partialAt;
     /** Wall time of the last finished run, which paces the live text. */
@@ -213,7 +218,11 @@ public final class DictationSession implements AutoCloseable {
             if (finishing || cancelled) {
                 return;
             }
+            PieceCutter.Pause before = cutter.pause();
             cutter.pause(tail, quietSeconds);
+            if (before == null || before.fedAt() != cutter.pause().fedAt()) { // not the same pause reported again
+                pauseAt = System.nanoTime();
+            }
             lock.notifyAll();
         }
     }
@@ -377,7 +386,8 @@ public final class DictationSession implements AutoCloseable {
             if (speculated != null && speculated.range().equals(last) && cutter.pauseHeld()) {
                 results.add(speculated.result());
                 speculationUsed = new SpeculationTiming(finishAt - speculated.startedAt(),
-                        speculated.endedAt() - speculated.startedAt(), speculated.cpuNanos());
+                        speculated.endedAt() - speculated.startedAt(), speculated.cpuNanos(),
+                        speculated.startedAt() - speculated.pauseAt());
                 cutter.cut(last.end());
                 complete(true);
                 return null;
@@ -447,7 +457,8 @@ public final class DictationSession implements AutoCloseable {
                 }
                 results.add(ran.result());
             }
-            case SPECULATIVE -> speculated = new Done(job.range(), ran.result(), ran.startedAt(), ran.endedAt(), ran.cpuNanos());
+            case SPECULATIVE -> speculated = new Done(job.range(), ran.result(), ran.startedAt(), ran.endedAt(), ran.cpuNanos(),
+                    pauseAt);
             case PARTIAL -> partialAt = System.nanoTime();
         }
         lastRunNanos = ran.endedAt() - ran.startedAt();

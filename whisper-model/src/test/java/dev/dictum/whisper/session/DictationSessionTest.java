@@ -202,15 +202,19 @@ class DictationSessionTest {
         int at = slow.steps.get();
         Thread.sleep(150);
         assertThat(slow.steps.get() - at).isLessThanOrEqualTo(1);
+        long pausedAt = System.nanoTime();
         s.pause(quiet, 0.4);
         made.drainPermits();
         s.feed(quiet);
         assertThat(made.tryAcquire(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue(); // the speculation's text
+        long madeBy = System.nanoTime();
         TranscriptionResult r = s.finish();
         assertThat(s.release().speculative()).isTrue();
         DictationSession.SpeculationTiming pass = s.speculationUsed(); // the log's "with N of the T cores"
         assertThat(pass.cpuNanos()).as("the pass's CPU time").isPositive();
         assertThat(pass.coresHad()).isGreaterThan(0).isLessThanOrEqualTo(ComputePool.THREADS + 0.05);
+        assertThat(pass.afterPauseNanos()).as("from the second pause's report to the pass's start")
+                .isPositive().isLessThan(madeBy - pausedAt - pass.ranNanos());
         float[] audio = concat(List.of(first, quiet, samples.get(1), quiet));
         assertThat(s.pieces()).hasSize(1);
         assertThat(r.text()).isEqualTo(EN.get().transcribe(audio, options()).text());
