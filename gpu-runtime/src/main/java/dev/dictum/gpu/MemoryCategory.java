@@ -13,6 +13,12 @@ public enum MemoryCategory {
     /** The decoder's per-token activations, logits and the ops' partials. */
     DECODER_SCRATCH("decoder scratch"),
     /**
+     * The one region the encoder's activations and the decoders' per-feed activations take in turn (issue 22
+     * item 1: never both at once, so the device holds it once, as large as the larger of the two);
+     * {@link Backend#allocateOverlaid}.
+     */
+    SHARED_SCRATCH("shared scratch"),
+    /**
      * The one f16 buffer a q8_0 matrix is dequantised into right before its GEMM (issue 22: the encoder's
      * products and other many-row ones), shared by every such matrix and as large as the largest of them.
      */
