@@ -75,13 +75,12 @@ final class DecoderActivations implements AutoCloseable {
         this.ownRegion = maxBatch > sharedBatch;
         this.batch = ownRegion ? maxBatch : sharedBatch;
         this.region = ownRegion ? new ScratchRegion(be, MemoryCategory.DECODER_SCRATCH,
-                Map.of(ScratchRegion.Phase.DECODER, layout(d, maxBatch))) : shared;
+                Map.of(ScratchRegion.Phase.DECODER, layout(d, maxBatch)), ScratchRegion.Phase.DECODER) : shared;
     }
 
     /**
      * Holds the region for one feed. Where its buffers are not those of this state's last feed (the first
-     * feed, or the region was released and allocated again), {@code moved} runs first: a graph captured
-     * over the old ones must go.
+     * feed, or another kept allocation), {@code moved} runs first: a graph captured over the old ones must go.
      */
     ScratchRegion.Lease acquire(Runnable moved) {
         ScratchRegion.Lease l = region.acquire(ScratchRegion.Phase.DECODER);

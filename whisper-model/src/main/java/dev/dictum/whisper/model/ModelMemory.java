@@ -25,7 +25,8 @@ import dev.dictum.whisper.format.WhisperTensorLayout;
  * @param decoderScratch what only the decoder states hold, per state: its step values and beam row table
  * @param sharedScratch  the region the encoder's activations (and the cross keys' projection) and the
  *                       decoders' per-feed activations (step, beam step, a prompt's rows, logits, a draft's
- *                       logits) take in turn ({@link ScratchRegion}): held once, as large as the larger
+ *                       logits) take in turn ({@link ScratchRegion}): held once, the decoders' layout with
+ *                       as much of the encoder's over it as fits, and a tail for the rest of the encoder's
  * @param weightScratch  the f16 buffer a q8_0 matrix is dequantised into before a GEMM: its largest such
  *                       matrix (0 for a file without q8_0 matrices)
  */
@@ -49,17 +50,8 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
                 + 4L * frames * t; // the f32 stage of each layer's values before they are rounded to f16
         // the step's values, the beam step's, BeamRows' table (one row index per sequence and position)
         long perState = 4L * (3 + 3 + 3 * MAX_SEQUENCES + MAX_SEQUENCES * d.nTextCtx());
-        long shared = 4 * Math.max(floats(AudioEncoder.scratchLayout(d)),
-                floats(DecoderActivations.layout(d, MAX_SEQUENCES)));
+        long shared = 4 * ScratchRegion.floatsHeld(WhisperModel.scratchLayouts(d), ScratchRegion.Phase.DECODER);
         return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, shared, 0);
-    }
-
-    private static long floats(long[] layout) {
-        long sum = 0;
-        for (long f : layout) {
-            sum += f;
-        }
-        return sum;
     }
 
     /**

@@ -34,7 +34,8 @@ public final class WhisperModel implements WhisperInference {
         this.decoder = new TextDecoder(source, backend);
         backend.weightsUploaded(); // the GPU's raw upload scratch (large-v3's f32 token table: 265 MB) goes
         WhisperDims d = source.dims();
-        this.scratch = new ScratchRegion(backend, MemoryCategory.SHARED_SCRATCH, scratchLayouts(d));
+        this.scratch = new ScratchRegion(backend, MemoryCategory.SHARED_SCRATCH, scratchLayouts(d),
+                ScratchRegion.Phase.DECODER);
         this.windows = new WindowPool(backend, d.nAudioCtx(), d.nAudioState(), d.nTextLayer(), keepStepBuffers);
         this.decoders = new DecoderPool(backend, decoder, scratch, keepStepBuffers);
     }
@@ -130,12 +131,13 @@ public final class WhisperModel implements WhisperInference {
     }
 
     /**
-     * Frees the scratch region the encoder and the decoders share (a turbo-sized model's: ~94 MB), for an
-     * engine about to idle (it waits for an encode or feed in progress); the next encode or feed allocates
-     * it again (a few ms against a window's encode), and a decoder's captured step is captured again.
+     * Frees the part of the shared scratch region only the encoder uses (a turbo-sized model's: 63 MB of
+     * 94), for an engine about to idle (it waits for an encode or feed in progress); the next encode
+     * allocates it again (a few ms against a window's encode). The decoders' part, which the kept
+     * greedy state's captured step names, stays until {@link #close}.
      */
     public void releaseScratch() {
-        scratch.release();
+        scratch.trim();
     }
 
     /** The region the encoder and the decoders share (tests). */

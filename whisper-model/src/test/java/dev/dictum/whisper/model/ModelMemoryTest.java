@@ -46,14 +46,16 @@ class ModelMemoryTest {
     }
 
     /**
-     * Issue 22 item 1: the encoder's activations and the decoders' share one region, counted once at the larger
-     * of the two. large-v3 (and turbo: the same widths), floats: the encoder's mel 128 × 3000, conv1 3000 × 1280,
-     * h, q, k, v, attention 5 × 1500 × 1280, MLP 1500 × 5120 and the cross keys' projection 1500 × 1280:
-     * 23 424 000 (89.4 MiB); a decoder's (up to 5 sequences): 10 × 1280 per row for 1 + 5 + 448 rows (step,
-     * beam step, a feed), 5 × 1280 of LayerNorm, 5 + 32 rows of 51 866 logits: 7 736 642 (29.5 MiB). The region
-     * is the encoder's; the decoders' scratch left of their own is their step values and row tables; the estimate
-     * is the former one less the two states' scratch (2 × 29.28 MiB: the decoder scratch before, where each
-     * state had its own).
+     * Issue 22 item 1: the encoder's activations and the decoders' share one region, counted once. large-v3 (and
+     * turbo: the same widths), floats: the encoder's mel 128 × 3000, conv1 3000 × 1280, h, q, k, v, attention
+     * 5 × 1500 × 1280, MLP 1500 × 5120 and the cross keys' projection 1500 × 1280: 23 424 000 (89.4 MiB); a
+     * decoder's (up to 5 sequences): 10 × 1280 per row for 1 + 5 + 448 rows (step, beam step, a feed), 5 × 1280
+     * of LayerNorm, 5 + 32 rows of 51 866 logits: 7 736 642 (29.5 MiB). The decoders' layout stays put (their
+     * captured steps name it); over it goes the encoder's largest buffer that fits, the MLP's 7 680 000, and the
+     * encoder's other 15 744 000 go to a tail that the idle trim frees: 23 480 642 in all (89.6 MiB). The
+     * decoders' scratch left of their own is their step values and row tables; the estimate is the former one
+     * less the two states' scratch (2 × 29.28 MiB, each state's own before) plus the 0.22 MiB the packing
+     * leaves over the encoder's layout.
      */
     @Test
     void theEncoderAndTheDecodersShareOneRegionCountedOnce() {
@@ -62,7 +64,9 @@ class ModelMemoryTest {
         long decoder = 10L * 1280 * (1 + 5 + 448) + 5L * 1280 + (5L + 32) * 51866;
         assertThat(encoder).isEqualTo(23_424_000L);
         assertThat(decoder).isEqualTo(7_736_642L);
-        assertThat(m.sharedScratch()).as("the larger of the two, once").isEqualTo(4 * encoder);
+        long mlp = 1500L * 5120;
+        assertThat(m.sharedScratch()).as("the decoders' layout with the MLP over it, and the encoder's tail")
+                .isEqualTo(4 * (decoder + encoder - mlp)).isEqualTo(4 * 23_480_642L);
         assertThat(m.encoderScratch()).as("the window's output, the hi/lo planes, the values' stage")
                 .isEqualTo(4L * (1500 * 1280 + 1500 * 5120 + 1500 * 1280));
         assertThat(m.decoderScratch()).as("2 states: step, beam step values, row table")
@@ -70,12 +74,13 @@ class ModelMemoryTest {
         long perStateBefore = 4L * (5 * (1280 + 51866) + 3 + (1 + 448) * 10 * 1280 + 32 * 51866 + 5 * 448);
         long before = m.weights() + m.selfKv() + m.crossKv() + 4 * encoder + m.encoderScratch() + 2 * perStateBefore;
         assertThat((before - m.total()) / MIB).as("saved against a scratch of each state's own")
-                .isCloseTo(58.5, within(0.1));
+                .isCloseTo(58.32, within(0.01));
         for (WhisperDims d : new WhisperDims[] {RandomWhisper.TINY, RandomWhisper.BASE, RandomWhisper.SMALL,
             RandomWhisper.LARGE_V3_TURBO, RandomWhisper.LARGE_V3}) {
-            assertThat(ModelMemory.onGpu(d).sharedScratch()).as("the encoder's is the larger at every size")
-                    .isEqualTo(4 * java.util.Arrays.stream(AudioEncoder.scratchLayout(d)).sum())
-                    .isGreaterThan(4 * java.util.Arrays.stream(DecoderActivations.layout(d, 5)).sum());
+            long e = java.util.Arrays.stream(AudioEncoder.scratchLayout(d)).sum();
+            long dec = java.util.Arrays.stream(DecoderActivations.layout(d, 5)).sum();
+            assertThat(ModelMemory.onGpu(d).sharedScratch()).as("at least the larger phase, less than both apart")
+                    .isGreaterThanOrEqualTo(4 * Math.max(e, dec)).isLessThan(4 * (e + dec));
         }
     }
 

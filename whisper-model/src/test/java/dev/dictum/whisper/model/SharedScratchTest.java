@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * as if the other phase had just written there, and the step graphs record and replay the buffers they were
  * captured with ({@link GraphRecordingBackend}, as CUDA graphs do). Two greedy decodings (two windows) and a
  * beam-5 decoding advance one feed at a time, with encodes, an encode stopped between its layers and
- * releases of the region between their feeds: every row's logits at every feed must equal those of the plain
- * CPU decoding each alone, bit for bit, and each release makes every decoding capture its step again.
+ * idle trims of the region (the encoder's tail freed and allocated again) between their feeds: every row's
+ * logits at every feed must equal those of the plain CPU decoding each alone, bit for bit, and each
+ * decoding captures its step once (a trim leaves the decoders' buffers where they are).
  */
 class SharedScratchTest {
     private static final long SEED = 11;
@@ -108,8 +109,7 @@ class SharedScratchTest {
                                 .as("an encode stopped after its convolutions").isInstanceOf(Preempted.class);
                     }
                     if (feed == 2 || feed == 4) {
-                        m.releaseScratch();
-                        assertThat(m.scratch().held()).isFalse();
+                        m.releaseScratch(); // the idle trim: the encoder's tail goes, the decoders' part stays
                         releases++;
                     }
                 }
@@ -122,7 +122,7 @@ class SharedScratchTest {
             }
         }
         assertThat(releases).isEqualTo(2);
-        assertThat(rec.captures()).as("each decoding's step captured at its first step and again after each release")
-                .isEqualTo(3 * (1 + releases));
+        assertThat(rec.captures()).as("each decoding's step captured once: a trim leaves the buffers it names")
+                .isEqualTo(3);
     }
 }
