@@ -24,19 +24,21 @@ import java.util.logging.Logger;
  *
  * <p>One token of each of several sequences (beam search, best-of) runs, on a backend that captures
  * steps, as a "beam step" in the same way as the one-sequence step below: its values (tokens,
- * positions, key counts) in a small buffer on the backend, its own scratch, attention always through
+ * positions, key counts) in a small buffer on the backend, its own activations, attention always through
  * the row tables, captured once per window and number of sequences and checked as the other
  * ({@link CheckedStepGraph}); a refused beam graph leaves the one-sequence step's alone.
  *
  * <p>One token of one sequence (greedy decoding) runs as a "step" whose changing values (token id,
  * position, key count) are read from a small step buffer on the backend; a backend with graphs
  * (CUDA) captures that step once and replays it with one launch per token. The graph names the
- * window's buffers, this state's caches and its one-row step scratch (apart from the batch scratch,
- * which grows with the prompt), so it stays valid across {@link #reset} for every window that holds
- * the same {@link WindowBuffers}: the model's pooled window set and pooled state make a dictation
- * after the first replay the graph from its first token. The first capture is checked: the eager
- * step and the replay must give the same logits bit for bit, else the backend is told to stop
- * capturing and every step runs eagerly.
+ * window's buffers, this state's caches and the one-row step activations in the model's scratch region
+ * ({@link DecoderActivations}: shared with the encoder and the other states, issue 22 item 1; every
+ * step writes them before it reads them, and their place never moves while the model is open), so it
+ * stays valid across {@link #reset} for every window that holds the same {@link WindowBuffers}: the
+ * model's pooled window set and pooled state make a dictation after the first replay the graph from
+ * its first token. Each feed holds the region ({@link ScratchRegion.Lease}) from its first op to its
+ * logits' download. The first capture is checked: the eager step and the replay must give the same
+ * logits bit for bit, else the backend is told to stop capturing and every step runs eagerly.
  */
 final class KvDecoderState implements DecoderState {
     private static final Logger LOG = Logger.getLogger(KvDecoderState.class.getName());

@@ -30,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * decoder step names them, so they never move while the region is open) and, laid over them, as many
  * of each other phase's buffers as fit, largest first; the tail holds the rest of the other phases'
  * (overlaid too). {@link #trim} frees the tail (the idle trim: an idle model keeps only what its
- * captured steps name) and the next lease that needs it allocates it again; {@link #close} frees both.
+ * captured steps name) and the next lease that needs it allocates it again; {@link #release} (the idle
+ * trim of a model without captured steps) and {@link #close} free both.
  */
 final class ScratchRegion implements AutoCloseable {
     /** Who may hold the region. */
@@ -247,9 +248,11 @@ final class ScratchRegion implements AutoCloseable {
         }
     }
 
-    /** Frees everything (waits for a lease in progress); no lease is given after it. */
-    @Override
-    public void close() {
+    /**
+     * Frees both allocations (waits for a lease in progress): for a model that keeps no captured step (no
+     * graphs: the CPU, HIP). The next lease allocates anew, with a new {@link Lease#generation()}.
+     */
+    void release() {
         trim();
         lock.lock();
         try {
@@ -258,6 +261,17 @@ final class ScratchRegion implements AutoCloseable {
                 kepts = null;
                 buffers = null;
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Frees everything (waits for a lease in progress); no lease is given after it. */
+    @Override
+    public void close() {
+        release();
+        lock.lock();
+        try {
             closed = true;
         } finally {
             lock.unlock();

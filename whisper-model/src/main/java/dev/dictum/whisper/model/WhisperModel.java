@@ -26,10 +26,13 @@ public final class WhisperModel implements WhisperInference {
     /** Window buffers and greedy decoder states kept from one transcription to the next (graphs). */
     private final WindowPool windows;
     private final DecoderPool decoders;
+    /** Whether the model keeps a window's buffers and a greedy state with its captured step. */
+    private final BooleanSupplier keepStepBuffers;
 
     private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         this.source = source;
         this.backend = backend;
+        this.keepStepBuffers = keepStepBuffers;
         this.encoder = new AudioEncoder(source, backend);
         this.decoder = new TextDecoder(source, backend);
         backend.weightsUploaded(); // the GPU's raw upload scratch (large-v3's f32 token table: 265 MB) goes
@@ -131,13 +134,18 @@ public final class WhisperModel implements WhisperInference {
     }
 
     /**
-     * Frees the part of the shared scratch region only the encoder uses (a turbo-sized model's: 63 MB of
-     * 94), for an engine about to idle (it waits for an encode or feed in progress); the next encode
-     * allocates it again (a few ms against a window's encode). The decoders' part, which the kept
-     * greedy state's captured step names, stays until {@link #close}.
+     * For an engine about to idle (it waits for an encode or feed in progress): frees the part of the
+     * shared scratch region only the encoder uses (a turbo-sized model's: 63 MB of 94); the decoders'
+     * part, which the kept greedy state's captured step names, stays until {@link #close}. A model that
+     * keeps no step (no graphs: the CPU, HIP) frees the whole region. The next encode or feed allocates
+     * what it needs again (a few ms against a window's encode).
      */
     public void releaseScratch() {
-        scratch.trim();
+        if (keepStepBuffers.getAsBoolean()) {
+            scratch.trim();
+        } else {
+            scratch.release();
+        }
     }
 
     /** The region the encoder and the decoders share (tests). */

@@ -48,15 +48,13 @@ class MemoryAccountingTest {
         }
         model.releaseScratch();
         MemoryReport rep = be.memoryReport();
-        assertThat(rep.total().current()).as("held after every window and decoder closed and the idle trim: the"
-                + " shared region's kept part alone").isEqualTo(rep.byCategory().get(MemoryCategory.SHARED_SCRATCH).current())
-                .isPositive();
+        assertThat(rep.total().current()).as("held after every window and decoder closed and the idle trim (no"
+                + " captured steps kept: the whole shared region goes)").isZero();
         assertThat(rep.byCategory().get(MemoryCategory.SHARED_SCRATCH).peak())
                 .as("the encoder's MLP activations at least").isGreaterThanOrEqualTo(4L * 4 * frames * d.nAudioState());
         assertThat(rep.byCategory().get(MemoryCategory.OTHER).peak()).as("every allocation tagged").isZero();
         long sumOfPeaks = rep.byCategory().values().stream().mapToLong(MemoryReport.Bytes::peak).sum();
         assertThat(rep.total().peak()).isBetween(cross + self, sumOfPeaks);
         model.close();
-        assertThat(be.memoryReport().total().current()).as("held after the model's close").isZero();
     }
 }

@@ -124,6 +124,14 @@ class ScratchRegionTest {
             assertThat(trimmed.await(10, TimeUnit.SECONDS)).isTrue();
             trim.join(10_000);
             assertThat(held(be)).isEqualTo(KEPT);
+            // a release (a model without captured steps) frees both; the next lease is of a new generation
+            r.release();
+            assertThat(held(be)).isZero();
+            try (ScratchRegion.Lease l = r.acquire(Phase.DECODER)) {
+                assertThat(l.generation()).isNotEqualTo(generation);
+                assertThat(l.buffer(0)).isNotSameAs(decoders);
+                assertThat(held(be)).isEqualTo(KEPT);
+            }
         }
         assertThat(held(be)).as("closed").isZero();
     }
