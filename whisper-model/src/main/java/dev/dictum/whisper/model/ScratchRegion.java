@@ -45,7 +45,8 @@ final class ScratchRegion implements AutoCloseable {
     private final Phase kept;
     /** Per phase, which of its buffers lie in the tail (none of the kept phase's). */
     private final Map<Phase, boolean[]> inTail;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** Fair: a thread that feeds in a loop hands the region to a waiting encoder instead of taking it back at once. */
+    private final ReentrantLock lock = new ReentrantLock(true);
     /** Guarded by lock: per phase its buffers, null before the first lease; tail entries null while trimmed. */
     private Map<Phase, Buffer[]> buffers;
     private List<Buffer> kepts;
