@@ -42,7 +42,6 @@ final class ScratchRegion implements AutoCloseable {
     private final Backend be;
     private final MemoryCategory category;
     private final Map<Phase, long[]> layouts;
-    private final Phase kept;
     /** Per phase, which of its buffers lie in the tail (none of the kept phase's). */
     private final Map<Phase, boolean[]> inTail;
     /** Fair: a thread that feeds in a loop hands the region to a waiting encoder instead of taking it back at once. */
@@ -64,7 +63,6 @@ final class ScratchRegion implements AutoCloseable {
         this.be = be;
         this.category = category;
         this.layouts = new EnumMap<>(layouts);
-        this.kept = kept;
         this.inTail = plan(this.layouts, kept);
     }
 
