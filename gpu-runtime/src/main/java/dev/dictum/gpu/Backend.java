@@ -70,6 +70,37 @@ public interface Backend extends AutoCloseable {
         return set;
     }
 
+    /**
+     * f32 buffers for phases that never run at once (issue 22 item 1: the encoder's activations and the
+     * decoders'): {@code layouts[p][i]} is the size in floats of phase p's i-th buffer, and the result's
+     * {@code [p][i]} that buffer. A backend may lay every phase out from the start of one allocation, so that
+     * the phases' buffers overlap and the memory is held once, as large as the largest phase (the GPU does,
+     * counted once under {@code category}); nothing else may then be assumed about their contents: a phase
+     * must write a buffer before it reads it. The memory goes when every buffer of the result is closed. This
+     * default (the CPU, whose buffers are arrays of their own) allocates each buffer on its own.
+     */
+    default Buffer[][] allocateOverlaid(long[][] layouts, MemoryCategory category) {
+        Buffer[][] out = new Buffer[layouts.length][];
+        try {
+            for (int p = 0; p < layouts.length; p++) {
+                out[p] = new Buffer[layouts[p].length];
+                for (int i = 0; i < layouts[p].length; i++) {
+                    out[p][i] = allocate(layouts[p][i], category);
+                }
+            }
+        } catch (RuntimeException e) {
+            for (Buffer[] phase : out) {
+                for (int i = 0; phase != null && i < phase.length; i++) {
+                    if (phase[i] != null) {
+                        phase[i].close();
+                    }
+                }
+            }
+            throw e;
+        }
+        return out;
+    }
+
     /** What this backend holds, by category, and the device's own figure where it has one. */
     default MemoryReport memoryReport() {
         return new MemoryLedger().report(-1, -1, -1);

@@ -8,10 +8,19 @@ public enum MemoryCategory {
     SELF_KV("self K/V"),
     /** Cross-attention keys (transposed) and values of an encoded window, per decoder layer. */
     CROSS_KV("cross K/V"),
-    /** The encoder's activations and the GEMMs' input planes. */
+    /** What only the encoder holds: a window's output, the GEMMs' input planes, the f16 values' f32 stage. */
     ENCODER_SCRATCH("encoder scratch"),
-    /** The decoder's per-token activations, logits and the ops' partials. */
+    /**
+     * What only the decoders hold: their step values and beam row tables, the cross-attention ops' partials,
+     * and a feed's activations where the shared region has no room (a long prompt to several sequences).
+     */
     DECODER_SCRATCH("decoder scratch"),
+    /**
+     * The one region the encoder's activations and the decoders' per-feed activations take in turn (issue 22
+     * item 1: never both at once, so the device holds it once, as large as the larger of the two);
+     * {@link Backend#allocateOverlaid}.
+     */
+    SHARED_SCRATCH("shared scratch"),
     /**
      * The one f16 buffer a q8_0 matrix is dequantised into right before its GEMM (issue 22: the encoder's
      * products and other many-row ones), shared by every such matrix and as large as the largest of them.

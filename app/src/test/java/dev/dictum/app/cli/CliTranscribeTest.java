@@ -80,7 +80,7 @@ class CliTranscribeTest {
         }
         assertThat(j.get("beams").asInt()).isEqualTo(5); // issue 12's beam-5 figure, by default
         JsonNode mem = j.get("memory_mib"); // issue 22: the budget by category
-        for (String c : new String[] {"self_kv", "cross_kv", "encoder_scratch", "decoder_scratch"}) {
+        for (String c : new String[] {"self_kv", "cross_kv", "encoder_scratch", "decoder_scratch", "shared_scratch"}) {
             assertThat(mem.get("by_category").get(c).get("peak").asDouble()).as(c).isPositive();
         }
         double sumOfPeaks = 0;

@@ -154,6 +154,12 @@ public final class GpuBackend implements Backend {
         return memory.allocateSet(values, count, true, category);
     }
 
+    /** Every phase from the start of one allocation: held once, as large as the largest phase (issue 22 item 1). */
+    @Override
+    public synchronized Buffer[][] allocateOverlaid(long[][] layouts, MemoryCategory category) {
+        return memory.allocateOverlaid(layouts, category);
+    }
+
     @Override
     public synchronized MemoryReport memoryReport() {
         return memory.report();

@@ -273,6 +273,46 @@ final class GpuMemory implements AutoCloseable {
     }
 
     /**
+     * f32 buffers of phases that never run at once ({@code Backend#allocateOverlaid}): every phase laid out
+     * from the start of one allocation, each buffer {@link WeightArena#ALIGN}-aligned, so the phases overlap
+     * and the allocation is as large as the largest phase. The ledger counts the allocation once (under the
+     * first buffer; the others count 0 bytes); it is freed when every buffer is closed ({@link GpuBuffer.Shared}).
+     * Zero-filled like every allocation, though no phase may rely on what another left there.
+     */
+    GpuBuffer[][] allocateOverlaid(long[][] layouts, MemoryCategory category) {
+        long size = 0;
+        int count = 0;
+        for (long[] phase : layouts) {
+            long end = 0;
+            for (long floats : phase) {
+                end += aligned(4 * floats);
+            }
+            size = Math.max(size, end);
+            count += phase.length;
+        }
+        DeviceBuffer m = device.allocate(Math.max(1, size));
+        stream.fill32(m.address(), 0, m.bytes() / 4);
+        GpuBuffer.Shared shared = new GpuBuffer.Shared(m, count);
+        GpuBuffer[][] out = new GpuBuffer[layouts.length][];
+        boolean counted = false;
+        for (int p = 0; p < layouts.length; p++) {
+            out[p] = new GpuBuffer[layouts[p].length];
+            long at = 0;
+            for (int i = 0; i < layouts[p].length; i++) {
+                long bytes = counted ? 0 : m.bytes();
+                counted = true;
+                out[p][i] = new GpuBuffer(shared, at, bytes, layouts[p][i], false, ledger, category);
+                at += aligned(4 * layouts[p][i]);
+            }
+        }
+        return out;
+    }
+
+    private static long aligned(long bytes) {
+        return (bytes + WeightArena.ALIGN - 1) / WeightArena.ALIGN * WeightArena.ALIGN;
+    }
+
+    /**
      * An f32 buffer of at least {@code floats} values for a projection whose out is f16: it lands here
      * and is then rounded into the out ({@link #copy}). One buffer, grown to the largest seen, counted
      * as encoder scratch: only the window's cross values take this way, once per layer and window.

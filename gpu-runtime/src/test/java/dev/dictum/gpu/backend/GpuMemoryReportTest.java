@@ -56,6 +56,42 @@ class GpuMemoryReportTest {
     }
 
     /**
+     * Issue 22 item 1: phases that never run at once ({@code Backend#allocateOverlaid}, the encoder's and the
+     * decoders' activations) share one allocation: every phase laid out from its start, each buffer 256-byte
+     * aligned, counted once at the largest phase's size. What one phase writes, the other reads at the same
+     * place (the memory is one), and it is freed when the last buffer is closed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"cuda", "hip"})
+    void overlaidPhasesShareOneAllocationCountedOnce(String api) {
+        try (GpuBackend be = new GpuBackend(Gpus.probe(api).driver(), 0)) {
+            long[][] layouts = {{1000, 3000, 17}, {5000, 10}};
+            Buffer[][] phases = be.allocateOverlaid(layouts, MemoryCategory.SHARED_SCRATCH);
+            // phase 0: 4000 -> 4096, 12000 -> 12032, 68 -> 256 bytes (16 384); phase 1: 20 000 -> 20 224, 40 -> 256
+            assertThat(held(be.memoryReport(), MemoryCategory.SHARED_SCRATCH)).isEqualTo(20_480);
+            assertThat(phases[0][1].floats()).isEqualTo(3000);
+            float[] values = new float[5000];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = i + 0.5f;
+            }
+            be.upload(values, 0, phases[1][0], 0, values.length);
+            float[] first = new float[1000];
+            float[] second = new float[3000];
+            be.download(phases[0][0], 0, first, 0, first.length);
+            be.download(phases[0][1], 0, second, 0, second.length);
+            assertThat(first).containsExactly(java.util.Arrays.copyOfRange(values, 0, 1000));
+            assertThat(second).as("from byte 4096").containsExactly(java.util.Arrays.copyOfRange(values, 1024, 4024));
+            for (Buffer[] phase : phases) {
+                for (Buffer b : phase) {
+                    b.close();
+                }
+            }
+            assertThat(be.memoryReport().byCategory().get(MemoryCategory.SHARED_SCRATCH))
+                    .isEqualTo(new MemoryReport.Bytes(0, 20_480));
+        }
+    }
+
+    /**
      * Issue 22: a q8_0 file's matrices stay q8_0 on the device, so the ledger's weights are their q8_0 bytes
      * (34 per 32 values), not f16's: turbo's token table (51866 × 1280) takes its 70.5 MB (an allocation of
      * its own, larger than a chunk) instead of 132.8; a layer's matrices share a chunk. No raw upload

@@ -3,7 +3,6 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
-import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
@@ -26,15 +25,17 @@ final class AudioEncoder {
     private final Weight positions;
     private final BlockWeights[] blocks;
     private final LayerNormWeights lnPost;
-    /** Scratch for one window, reused: the encoder runs one window at a time per model. */
-    private Buffer mel;
-    private Buffer c1;
-    private Buffer h;
-    private Buffer q;
-    private Buffer k;
-    private Buffer v;
-    private Buffer a;
-    private Buffer mlp;
+    /** The encoder's buffers in the model's {@link ScratchRegion}, in this order ({@link #scratchLayout}). */
+    private static final int MEL = 0;
+    private static final int C1 = 1;
+    private static final int H = 2;
+    private static final int Q = 3;
+    private static final int K = 4;
+    private static final int V = 5;
+    private static final int A = 6;
+    private static final int MLP = 7;
+    /** The window's cross keys before their transposition ({@link TextDecoder#project}): the last of the layout. */
+    static final int CROSS_KEYS = 8;
 
     AudioEncoder(WeightSource src, Backend be) {
         this.be = be;
@@ -60,7 +61,8 @@ final class AudioEncoder {
      * <p>
      * {@code keepGoing} is asked before the convolutions and after every layer; once it says no,
      * {@link Preempted} is thrown before the next layer starts. Nothing is left behind: the scratch
-     * is rewritten from the input by every encode, and the caller frees {@code out}. A GPU backend
+     * is rewritten from the input by every encode (and may be a decoder's between two encodes), and
+     * the caller frees {@code out}. A GPU backend
      * queues ops asynchronously and the host queues a whole encoder in about a millisecond, so a check
      * alone would bound what is queued, not what runs: a pass stopped at the release would still hold
      * the GPU for the rest of its encoder (~30 ms on large-v3) before the final pass's work starts.
@@ -73,7 +75,21 @@ final class AudioEncoder {
     /** Layers a preemptible encode may have queued ahead of the device. */
     static final int SYNC_EVERY = 4;
 
-    synchronized void encode(float[] logMel, int t, Buffer out, BooleanSupplier keepGoing) {
+    /**
+     * The sizes in floats of the encoder's activations for one window of {@code d} (a full one: shorter
+     * windows use their first rows), in the order of the indices above; the last, the cross keys'
+     * projection, is {@link TextDecoder#project}'s.
+     */
+    static long[] scratchLayout(WhisperDims d) {
+        long n = d.nAudioState();
+        long rows = d.nAudioCtx();
+        long frames = d.melFrames();
+        return new long[] {(long) d.nMels() * frames, frames * n, rows * n, rows * n, rows * n, rows * n, rows * n,
+            rows * 4 * n, rows * d.nTextState()};
+    }
+
+    /** Encodes as above in the buffers of {@code scratch}, an encoder lease of the model's region. */
+    synchronized void encode(float[] logMel, int t, Buffer out, BooleanSupplier keepGoing, ScratchRegion.Lease scratch) {
         int fullFrames = d.melFrames();
         if (logMel.length != d.nMels() * fullFrames) {
             throw new IllegalArgumentException("log-mel has " + logMel.length + " values, the model takes "
@@ -82,7 +98,14 @@ final class AudioEncoder {
         int n = d.nAudioState();
         int frames = fullFrames / d.nAudioCtx() * t;
         stopIfUnwanted(keepGoing, "before the encoder");
-        ensureScratch();
+        Buffer mel = scratch.buffer(MEL);
+        Buffer c1 = scratch.buffer(C1);
+        Buffer h = scratch.buffer(H);
+        Buffer q = scratch.buffer(Q);
+        Buffer k = scratch.buffer(K);
+        Buffer v = scratch.buffer(V);
+        Buffer a = scratch.buffer(A);
+        Buffer mlp = scratch.buffer(MLP);
         if (frames == fullFrames) {
             be.upload(logMel, 0, mel, 0, logMel.length);
         } else {
@@ -122,31 +145,5 @@ final class AudioEncoder {
         if (!keepGoing.getAsBoolean()) {
             throw new Preempted(where);
         }
-    }
-
-    private void ensureScratch() {
-        if (mel != null) {
-            return;
-        }
-        int n = d.nAudioState();
-        long rows = d.nAudioCtx();
-        mel = be.allocate((long) d.nMels() * d.melFrames(), MemoryCategory.ENCODER_SCRATCH);
-        c1 = be.allocate((long) d.melFrames() * n, MemoryCategory.ENCODER_SCRATCH);
-        h = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
-        q = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
-        k = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
-        v = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
-        a = be.allocate(rows * n, MemoryCategory.ENCODER_SCRATCH);
-        mlp = be.allocate(rows * 4 * n, MemoryCategory.ENCODER_SCRATCH);
-    }
-
-    /** Frees the scratch (it is allocated again on the next encode). */
-    synchronized void releaseScratch() {
-        for (Buffer b : new Buffer[] {mel, c1, h, q, k, v, a, mlp}) {
-            if (b != null) {
-                b.close();
-            }
-        }
-        mel = null;
     }
 }

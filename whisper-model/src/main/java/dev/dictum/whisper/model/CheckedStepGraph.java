@@ -15,7 +15,6 @@ import java.util.function.Consumer;
  */
 final class CheckedStepGraph implements AutoCloseable {
     private final Backend be;
-    private final Buffer logits;
     private final int vocab;
     private final String what;
     private final Consumer<String> refuse;
@@ -29,9 +28,8 @@ final class CheckedStepGraph implements AutoCloseable {
      * @param what   the step, for messages ("decoder step", "beam step")
      * @param refuse told why when a capture fails or its replay differs
      */
-    CheckedStepGraph(Backend be, Buffer logits, int vocab, String what, Consumer<String> refuse) {
+    CheckedStepGraph(Backend be, int vocab, String what, Consumer<String> refuse) {
         this.be = be;
-        this.logits = logits;
         this.vocab = vocab;
         this.what = what;
         this.refuse = refuse;
@@ -53,9 +51,9 @@ final class CheckedStepGraph implements AutoCloseable {
 
     /**
      * Captures {@code step}, which has just run eagerly over {@code w} for {@code rows} rows, its logits in
-     * the first {@code rows * vocab} floats; the first capture is checked as the class says.
+     * the first {@code rows * vocab} floats of {@code logits}; the first capture is checked as the class says.
      */
-    void capture(Runnable step, WindowBuffers w, int rows) {
+    void capture(Runnable step, WindowBuffers w, int rows, Buffer logits) {
         drop();
         StepGraph g;
         try {

@@ -15,19 +15,21 @@ import java.util.function.BooleanSupplier;
 final class DecoderPool {
     private final Backend be;
     private final TextDecoder dec;
+    private final ScratchRegion scratch;
     private final BooleanSupplier keep;
     private KvDecoderState idle;
     private boolean closed;
 
-    DecoderPool(Backend be, TextDecoder dec, BooleanSupplier keep) {
+    DecoderPool(Backend be, TextDecoder dec, ScratchRegion scratch, BooleanSupplier keep) {
         this.be = be;
         this.dec = dec;
+        this.scratch = scratch;
         this.keep = keep;
     }
 
     DecoderState lease(int maxBatch) {
         if (maxBatch != 1 || !keep.getAsBoolean()) {
-            return new KvDecoderState(be, dec, maxBatch);
+            return new KvDecoderState(be, dec, scratch, maxBatch);
         }
         KvDecoderState s;
         synchronized (this) {
@@ -37,7 +39,7 @@ final class DecoderPool {
             s = idle;
             idle = null;
         }
-        return new Lease(s != null ? s : new KvDecoderState(be, dec, 1));
+        return new Lease(s != null ? s : new KvDecoderState(be, dec, scratch, 1));
     }
 
     private void giveBack(KvDecoderState s) {

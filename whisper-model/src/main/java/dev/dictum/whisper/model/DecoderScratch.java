@@ -4,9 +4,16 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.MemoryCategory;
 
-/** The activations of {@code rows} decoder rows (a decoder state's scratch). */
+/**
+ * The activations of {@code rows} decoder rows: buffers of their own (a feed larger than the shared
+ * region's rows) or a decoder layout's part of a {@link ScratchRegion} ({@link DecoderActivations}).
+ */
 final class DecoderScratch implements AutoCloseable {
+    /** Buffers per scratch: x, h, q, kNew, vNew, att, mlp ({@link #layout}). */
+    static final int BUFFERS = 7;
     final int rows;
+    /** Whether {@link #close} frees the buffers (not where they are a region's). */
+    private final boolean owned;
     final Buffer x;
     final Buffer h;
     final Buffer q;
@@ -15,8 +22,10 @@ final class DecoderScratch implements AutoCloseable {
     final Buffer att;
     final Buffer mlp;
 
+    /** Buffers of its own, counted as decoder scratch. */
     DecoderScratch(Backend be, int rows, int n) {
         this.rows = rows;
+        this.owned = true;
         long r = rows;
         x = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
         h = be.allocate(r * n, MemoryCategory.DECODER_SCRATCH);
@@ -27,9 +36,30 @@ final class DecoderScratch implements AutoCloseable {
         mlp = be.allocate(r * 4 * n, MemoryCategory.DECODER_SCRATCH);
     }
 
+    /** {@link #BUFFERS} buffers of a region's lease from index {@code from}, laid out as {@link #layout}. */
+    DecoderScratch(int rows, ScratchRegion.Lease lease, int from) {
+        this.rows = rows;
+        this.owned = false;
+        x = lease.buffer(from);
+        h = lease.buffer(from + 1);
+        q = lease.buffer(from + 2);
+        kNew = lease.buffer(from + 3);
+        vNew = lease.buffer(from + 4);
+        att = lease.buffer(from + 5);
+        mlp = lease.buffer(from + 6);
+    }
+
+    /** The sizes in floats of {@code rows} rows' buffers of width {@code n}, in the fields' order. */
+    static long[] layout(int rows, int n) {
+        long v = (long) rows * n;
+        return new long[] {v, v, v, v, v, v, 4 * v};
+    }
+
     @Override
     public void close() {
-        closeAll(x, h, q, kNew, vNew, att, mlp);
+        if (owned) {
+            closeAll(x, h, q, kNew, vNew, att, mlp);
+        }
     }
 
     /** Closes every buffer that is not null. */

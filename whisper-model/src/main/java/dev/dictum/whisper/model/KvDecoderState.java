@@ -24,19 +24,21 @@ import java.util.logging.Logger;
  *
  * <p>One token of each of several sequences (beam search, best-of) runs, on a backend that captures
  * steps, as a "beam step" in the same way as the one-sequence step below: its values (tokens,
- * positions, key counts) in a small buffer on the backend, its own scratch, attention always through
+ * positions, key counts) in a small buffer on the backend, its own activations, attention always through
  * the row tables, captured once per window and number of sequences and checked as the other
  * ({@link CheckedStepGraph}); a refused beam graph leaves the one-sequence step's alone.
  *
  * <p>One token of one sequence (greedy decoding) runs as a "step" whose changing values (token id,
  * position, key count) are read from a small step buffer on the backend; a backend with graphs
  * (CUDA) captures that step once and replays it with one launch per token. The graph names the
- * window's buffers, this state's caches and its one-row step scratch (apart from the batch scratch,
- * which grows with the prompt), so it stays valid across {@link #reset} for every window that holds
- * the same {@link WindowBuffers}: the model's pooled window set and pooled state make a dictation
- * after the first replay the graph from its first token. The first capture is checked: the eager
- * step and the replay must give the same logits bit for bit, else the backend is told to stop
- * capturing and every step runs eagerly.
+ * window's buffers, this state's caches and the one-row step activations in the model's scratch region
+ * ({@link DecoderActivations}: shared with the encoder and the other states, issue 22 item 1; every
+ * step writes them before it reads them, and their place never moves while the model is open), so it
+ * stays valid across {@link #reset} for every window that holds the same {@link WindowBuffers}: the
+ * model's pooled window set and pooled state make a dictation after the first replay the graph from
+ * its first token. Each feed holds the region ({@link ScratchRegion.Lease}) from its first op to its
+ * logits' download. The first capture is checked: the eager step and the replay must give the same
+ * logits bit for bit, else the backend is told to stop capturing and every step runs eagerly.
  */
 final class KvDecoderState implements DecoderState {
     private static final Logger LOG = Logger.getLogger(KvDecoderState.class.getName());
@@ -72,18 +74,15 @@ final class KvDecoderState implements DecoderState {
     private EncodedWindow audio;
     private int batch;
     private int length;
-    /** Activations of a batch of rows (grows to the largest feed seen). */
-    private DecoderScratch rows;
-    /** Activations of the one-token step: never reallocated, since the captured step names them. */
-    private final DecoderScratch one;
-    private final Buffer last;
-    private final Buffer logits;
+    /**
+     * The activations of a feed (in the model's scratch region, shared with the encoder and the other
+     * states: valid while a feed holds its lease). A captured step names those of one region generation.
+     */
+    private final DecoderActivations act;
     private final int[] keyCounts;
     private int[] tokenScratch = new int[0];
     private int[] positionScratch = new int[0];
-    /** Logits of every row of a {@link #feedAll} (grows to the largest seen) and their host copy. */
-    private Buffer allLogits;
-    private int allLogitsRows;
+    /** The host copy of logits. */
     private float[] hostLogits = new float[0];
     /** {token id, position, key count} of the one-token step, as int bit patterns. */
     private final Buffer step;
@@ -97,14 +96,14 @@ final class KvDecoderState implements DecoderState {
      */
     private final Buffer beamStep;
     private final int[] beamStepValues;
-    private final DecoderScratch beamOne;
     private final CheckedStepGraph beamGraph;
 
-    KvDecoderState(Backend be, TextDecoder dec, int maxBatch) {
-        this(be, dec, maxBatch, Reorder.configured());
+    /** A state whose activations are in {@code scratch} (the model's region) where they fit. */
+    KvDecoderState(Backend be, TextDecoder dec, ScratchRegion scratch, int maxBatch) {
+        this(be, dec, scratch, maxBatch, Reorder.configured());
     }
 
-    KvDecoderState(Backend be, TextDecoder dec, int maxBatch, Reorder reorder) {
+    KvDecoderState(Backend be, TextDecoder dec, ScratchRegion scratch, int maxBatch, Reorder reorder) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("batch must be at least 1");
         }
@@ -124,22 +123,18 @@ final class KvDecoderState implements DecoderState {
         // every layer's keys in one set and its values in another (the GPU: one allocation each)
         keys = be.allocateHalf(cache, layers, MemoryCategory.SELF_KV);
         values = be.allocateHalf(cache, layers, MemoryCategory.SELF_KV);
-        last = be.allocate((long) maxBatch * n, MemoryCategory.DECODER_SCRATCH);
-        logits = be.allocate((long) maxBatch * dec.dims.nVocab(), MemoryCategory.DECODER_SCRATCH);
+        act = new DecoderActivations(be, dec.dims, maxBatch, scratch, ModelMemory.MAX_SEQUENCES);
         keyCounts = new int[maxBatch];
         step = be.allocate(3, MemoryCategory.DECODER_SCRATCH);
-        one = new DecoderScratch(be, 1, n);
-        ensureScratch(Math.max(maxBatch, 4));
         int vocab = dec.dims.nVocab();
-        greedyGraph = new CheckedStepGraph(be, logits, vocab, "decoder step", why -> {
+        greedyGraph = new CheckedStepGraph(be, vocab, "decoder step", why -> {
             LOG.warning(() -> "decoder steps run eagerly on " + be.name() + ": " + why);
             be.refuseGraphs(why);
         });
         boolean beams = maxBatch > 1;
         beamStep = beams ? be.allocate(3 + 3L * maxBatch, MemoryCategory.DECODER_SCRATCH) : null;
         beamStepValues = beams ? new int[3 + 3 * maxBatch] : null;
-        beamOne = beams ? new DecoderScratch(be, maxBatch, n) : null;
-        beamGraph = new CheckedStepGraph(be, logits, vocab, "beam step",
+        beamGraph = new CheckedStepGraph(be, vocab, "beam step",
                 why -> LOG.warning(() -> "beam steps run eagerly on " + be.name() + ": " + why));
         if (beams) {
             beamRows.allocateTable(); // before any capture: a graph names its address
@@ -166,6 +161,20 @@ final class KvDecoderState implements DecoderState {
     @Override
     public void feed(int[][] tokens, float[][] out) {
         WindowBuffers window = checkFeed(tokens.length, tokens[0].length);
+        try (ScratchRegion.Lease l = lease()) {
+            feed(tokens, out, window);
+        }
+    }
+
+    /** Holds the scratch region for one feed; graphs over another generation of it are dropped. */
+    private ScratchRegion.Lease lease() {
+        return act.acquire(() -> {
+            greedyGraph.drop();
+            beamGraph.drop();
+        });
+    }
+
+    private void feed(int[][] tokens, float[][] out, WindowBuffers window) {
         int len = tokens[0].length;
         if (batch == 1 && len == 1 && !beamRows.moved()) {
             feedStep(tokens[0][0], out[0], window);
@@ -176,6 +185,8 @@ final class KvDecoderState implements DecoderState {
             return;
         }
         DecoderScratch s = forward(tokens, len, window);
+        Buffer last = act.last();
+        Buffer logits = act.logits();
         // Only the last position of each sequence is needed: LayerNorm and project those rows (with one
         // token per sequence, x's rows are those rows).
         if (len == 1) {
@@ -210,19 +221,20 @@ final class KvDecoderState implements DecoderState {
             throw new IllegalArgumentException("logits from position " + from + " of " + len + " into "
                     + out.length + " rows");
         }
+        try (ScratchRegion.Lease l = lease()) {
+            feedAll(tokens, from, out, window);
+        }
+    }
+
+    private void feedAll(int[] tokens, int from, float[][] out, WindowBuffers window) {
+        int len = tokens.length;
+        int count = len - from;
         DecoderScratch s = forward(new int[][] {tokens}, len, window);
         // Every row from `from` on: LayerNorm them (in the free h rows) and project them in one product.
         int vocab = dec.dims.nVocab();
         be.copy(s.x, (long) from * n, s.h, 0, (long) count * n);
         be.layerNorm(s.h, count, n, dec.ln.gain(), dec.ln.bias(), s.h);
-        if (allLogits == null || allLogitsRows < count) {
-            if (allLogits != null) {
-                allLogits.close();
-            }
-            // room for a typical draft at once: growing later frees the old buffer (a device sync)
-            allLogitsRows = Math.max(count, 32);
-            allLogits = be.allocate((long) allLogitsRows * vocab, MemoryCategory.DECODER_SCRATCH);
-        }
+        Buffer allLogits = act.draftLogits(count);
         be.linear(s.h, 0, count, dec.tokens, null, allLogits, 0, Epilogue.NONE);
         if (hostLogits.length < count * vocab) {
             hostLogits = new float[count * vocab];
@@ -271,8 +283,7 @@ final class KvDecoderState implements DecoderState {
      */
     private DecoderScratch forward(int[][] tokens, int len, WindowBuffers window) {
         int rows = batch * len;
-        ensureScratch(rows);
-        DecoderScratch s = this.rows;
+        DecoderScratch s = act.rows(rows);
         if (tokenScratch.length < rows) {
             tokenScratch = new int[rows];
             positionScratch = new int[rows];
@@ -315,10 +326,10 @@ final class KvDecoderState implements DecoderState {
             greedyGraph.drop();
             runStep(window);
             if (!greedyGraph.off()) {
-                greedyGraph.capture(() -> runStep(window), window, 1);
+                greedyGraph.capture(() -> runStep(window), window, 1, act.logits());
             }
         }
-        be.download(logits, 0, out, 0, dec.dims.nVocab());
+        be.download(act.logits(), 0, out, 0, dec.dims.nVocab());
         length++;
     }
 
@@ -349,12 +360,12 @@ final class KvDecoderState implements DecoderState {
         } else {
             beamGraph.drop();
             runBeamStep(window, rows);
-            beamGraph.capture(() -> runBeamStep(window, rows), window, rows);
+            beamGraph.capture(() -> runBeamStep(window, rows), window, rows, act.logits());
         }
         if (hostLogits.length < rows * vocab) {
             hostLogits = new float[rows * vocab];
         }
-        be.download(logits, 0, hostLogits, 0, rows * vocab);
+        be.download(act.logits(), 0, hostLogits, 0, rows * vocab);
         for (int b = 0; b < rows; b++) {
             System.arraycopy(hostLogits, b * vocab, out[b], 0, vocab);
         }
@@ -363,7 +374,7 @@ final class KvDecoderState implements DecoderState {
 
     /** The beam step's ops: values from {@link #beamStep}; buffers a graph keeps (its scratch, caches, table, window). */
     private void runBeamStep(WindowBuffers window, int rows) {
-        DecoderScratch s = beamOne;
+        DecoderScratch s = act.beamOne();
         be.embedRowsStep(beamStep, 3, rows, dec.tokens, dec.positions, s.x);
         for (int l = 0; l < dec.blocks.length; l++) {
             BlockWeights blk = dec.blocks[l];
@@ -378,8 +389,8 @@ final class KvDecoderState implements DecoderState {
             be.linear(s.att, 0, rows, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
             crossAndMlp(l, rows, s, window);
         }
-        be.layerNorm(s.x, rows, n, dec.ln.gain(), dec.ln.bias(), last);
-        be.linear(last, 0, rows, dec.tokens, null, logits, 0, Epilogue.NONE);
+        be.layerNorm(s.x, rows, n, dec.ln.gain(), dec.ln.bias(), act.last());
+        be.linear(act.last(), 0, rows, dec.tokens, null, act.logits(), 0, Epilogue.NONE);
     }
 
     /**
@@ -387,7 +398,7 @@ final class KvDecoderState implements DecoderState {
      * buffers are the step scratch, the caches and {@code window}'s, all of which a graph keeps.
      */
     private void runStep(WindowBuffers window) {
-        DecoderScratch s = one;
+        DecoderScratch s = act.one();
         be.embedStep(step, dec.tokens, dec.positions, s.x);
         for (int l = 0; l < dec.blocks.length; l++) {
             BlockWeights blk = dec.blocks[l];
@@ -400,7 +411,8 @@ final class KvDecoderState implements DecoderState {
             be.linear(s.att, 0, 1, sa.out(), sa.outBias(), s.x, 0, Epilogue.ADD);
             crossAndMlp(l, 1, s, window);
         }
-        be.normLinear(s.x, 1, dec.ln.gain(), dec.ln.bias(), last, dec.tokens, null, logits, Epilogue.NONE);
+        be.normLinear(s.x, 1, dec.ln.gain(), dec.ln.bias(), act.last(), dec.tokens, null, act.logits(),
+                Epilogue.NONE);
     }
 
     private void layer(int l, int rows, int len, DecoderScratch s, WindowBuffers window) {
@@ -515,29 +527,12 @@ final class KvDecoderState implements DecoderState {
         }
     }
 
-    private void ensureScratch(int count) {
-        if (rows != null && count <= rows.rows) {
-            return;
-        }
-        if (rows != null) {
-            rows.close();
-            rows = null;
-        }
-        rows = new DecoderScratch(be, count, n);
-    }
-
     @Override
     public void close() {
         greedyGraph.close();
         beamGraph.close();
-        if (rows != null) {
-            rows.close();
-        }
-        one.close();
-        if (beamOne != null) {
-            beamOne.close();
-        }
-        DecoderScratch.closeAll(last, logits, step, beamStep, allLogits);
+        act.close();
+        DecoderScratch.closeAll(step, beamStep);
         DecoderScratch.closeAll(keys);
         DecoderScratch.closeAll(values);
         DecoderScratch.closeAll(spareKeys);

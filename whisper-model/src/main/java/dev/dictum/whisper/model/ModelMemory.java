@@ -20,38 +20,38 @@ import dev.dictum.whisper.format.WhisperTensorLayout;
  *                       file's matrices as q8_0 blocks, issue 22)
  * @param selfKv         the decoder states' self-attention caches, f16
  * @param crossKv        one window's cross keys (rows padded) and values per decoder layer, f16
- * @param encoderScratch the encoder's activations, the window's output and key projection, the GEMM's
- *                       f16 hi/lo planes of its widest input and the f32 stage of the f16 values
- * @param decoderScratch per decoder state: the rows of a prompt's pass, logits, a draft's logits
+ * @param encoderScratch what only the encoder holds: the window's output, the GEMM's f16 hi/lo planes of its
+ *                       widest input and the f32 stage of the f16 values (the backend's, kept)
+ * @param decoderScratch what only the decoder states hold, per state: its step values and beam row table
+ * @param sharedScratch  the region the encoder's activations (and the cross keys' projection) and the
+ *                       decoders' per-feed activations (step, beam step, a prompt's rows, logits, a draft's
+ *                       logits) take in turn ({@link ScratchRegion}): held once, the decoders' layout with
+ *                       as much of the encoder's over it as fits, and a tail for the rest of the encoder's
  * @param weightScratch  the f16 buffer a q8_0 matrix is dequantised into before a GEMM: its largest such
  *                       matrix (0 for a file without q8_0 matrices)
  */
 public record ModelMemory(long weights, long selfKv, long crossKv, long encoderScratch, long decoderScratch,
-        long weightScratch) {
+        long sharedScratch, long weightScratch) {
     /** The widest decode: Whisper's beam size and best-of are both 5. */
     static final int MAX_SEQUENCES = 5;
     /** Decoder states held at once: the widest decode's and the kept greedy one. */
     private static final int STATES = 2;
-    /** Draft positions whose logits one pass checks (KvDecoderState's allLogits). */
-    private static final int DRAFT_ROWS = 32;
 
     /** The estimate for a model of {@code d} on a GPU. */
     public static ModelMemory onGpu(WhisperDims d) {
         long a = d.nAudioState();
         long t = d.nTextState();
         long frames = d.nAudioCtx();
-        long mel = d.melFrames();
-        long vocab = d.nVocab();
         long oneSequence = 2L * 2 * d.nTextLayer() * d.nTextCtx() * t; // keys and values, f16
         long selfKv = oneSequence * (MAX_SEQUENCES + 1); // the widest state and the greedy state
         long crossKv = 2L * d.nTextLayer() * (t * TextDecoder.keysStride(d.nAudioCtx()) + frames * t);
-        long encoder = 4L * (d.nMels() * mel + mel * a + 5 * frames * a + frames * 4 * a) // AudioEncoder
-                + 4L * (frames * a + frames * t) // WindowBuffers' output, TextDecoder's key projection
+        long encoder = 4L * frames * a // WindowBuffers' output
                 + 4L * frames * 4 * a // the hi/lo planes (2 x f16) of the MLP's input, the widest
                 + 4L * frames * t; // the f32 stage of each layer's values before they are rounded to f16
-        long perState = 4L * (MAX_SEQUENCES * (t + vocab) + 3 + (1 + d.nTextCtx()) * 10 * t + DRAFT_ROWS * vocab
-                + MAX_SEQUENCES * d.nTextCtx()); // the last: BeamRows' table, one row index per sequence and position
-        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, 0);
+        // the step's values, the beam step's, BeamRows' table (one row index per sequence and position)
+        long perState = 4L * (3 + 3 + 3 * MAX_SEQUENCES + MAX_SEQUENCES * d.nTextCtx());
+        long shared = 4 * ScratchRegion.floatsHeld(WhisperModel.scratchLayouts(d), ScratchRegion.Phase.DECODER);
+        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, shared, 0);
     }
 
     /**
@@ -69,7 +69,8 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
             scratch = Math.max(scratch, GpuBackend.weightScratchBytes(t));
         }
         ModelMemory m = onGpu(d);
-        return new ModelMemory(weights, m.selfKv, m.crossKv, m.encoderScratch, m.decoderScratch, scratch);
+        return new ModelMemory(weights, m.selfKv, m.crossKv, m.encoderScratch, m.decoderScratch, m.sharedScratch,
+                scratch);
     }
 
     /** Weight values of a Whisper model of these dimensions (biases and norms included). */
@@ -85,6 +86,6 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
 
     /** Everything together: what the device must have free (before the margin of {@code MemoryFit}). */
     public long total() {
-        return weights + selfKv + crossKv + encoderScratch + decoderScratch + weightScratch;
+        return weights + selfKv + crossKv + encoderScratch + decoderScratch + sharedScratch + weightScratch;
     }
 }

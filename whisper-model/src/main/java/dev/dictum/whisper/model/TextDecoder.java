@@ -3,7 +3,6 @@ package dev.dictum.whisper.model;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
-import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
@@ -40,18 +39,17 @@ final class TextDecoder {
     /**
      * Cross-attention keys and values of every layer for the encoder output in {@code b}, computed
      * once per window into {@code b}'s buffers. The keys are stored transposed, the layout the
-     * per-token cross-attention reads best.
+     * per-token cross-attention reads best. {@code keys} (at least frames × n_text_state floats, the
+     * encoder's scratch) takes each layer's keys before they are transposed.
      */
-    void project(Backend be, WindowBuffers b) {
+    void project(Backend be, WindowBuffers b, Buffer keys) {
         int n = dims.nTextState();
         int t = b.frames;
-        try (Buffer keys = be.allocate((long) t * n, MemoryCategory.ENCODER_SCRATCH)) {
-            for (int l = 0; l < blocks.length; l++) {
-                AttentionWeights c = blocks[l].cross();
-                be.project(b.output, t, new Projection(c.key(), null, keys),
-                        new Projection(c.value(), c.valueBias(), b.crossValues[l]));
-                be.transpose(keys, t, n, b.crossKeysT[l], b.keysStride);
-            }
+        for (int l = 0; l < blocks.length; l++) {
+            AttentionWeights c = blocks[l].cross();
+            be.project(b.output, t, new Projection(c.key(), null, keys),
+                    new Projection(c.value(), c.valueBias(), b.crossValues[l]));
+            be.transpose(keys, t, n, b.crossKeysT[l], b.keysStride);
         }
     }
 }

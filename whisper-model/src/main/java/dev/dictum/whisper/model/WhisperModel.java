@@ -1,35 +1,52 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.Backend;
+import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.whisper.format.GenerationConfig;
 import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.tokenizer.Vocabulary;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
  * A Whisper model loaded onto a backend: the encoder and decoder graphs written once against the
  * backend ops. Owns the weight source (closing the model unmaps the file) and the backend's copies.
- * Thread-safe for concurrent decoders; encoding runs one window at a time.
+ * Thread-safe for concurrent decoders; encoding runs one window at a time. The encoder's activations
+ * and the decoders' share one {@link ScratchRegion} (issue 22 item 1): an encode or a decoder feed holds
+ * it, so encodes and feeds of several threads run one at a time.
  */
 public final class WhisperModel implements WhisperInference {
     private final WeightSource source;
     private final Backend backend;
     private final AudioEncoder encoder;
     private final TextDecoder decoder;
+    /** The encoder's and every decoder state's activations (up to MAX_SEQUENCES sequences), held once. */
+    private final ScratchRegion scratch;
     /** Window buffers and greedy decoder states kept from one transcription to the next (graphs). */
     private final WindowPool windows;
     private final DecoderPool decoders;
+    /** Whether the model keeps a window's buffers and a greedy state with its captured step. */
+    private final BooleanSupplier keepStepBuffers;
 
     private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
         this.source = source;
         this.backend = backend;
+        this.keepStepBuffers = keepStepBuffers;
         this.encoder = new AudioEncoder(source, backend);
         this.decoder = new TextDecoder(source, backend);
         backend.weightsUploaded(); // the GPU's raw upload scratch (large-v3's f32 token table: 265 MB) goes
         WhisperDims d = source.dims();
+        this.scratch = new ScratchRegion(backend, MemoryCategory.SHARED_SCRATCH, scratchLayouts(d),
+                ScratchRegion.Phase.DECODER);
         this.windows = new WindowPool(backend, d.nAudioCtx(), d.nAudioState(), d.nTextLayer(), keepStepBuffers);
-        this.decoders = new DecoderPool(backend, decoder, keepStepBuffers);
+        this.decoders = new DecoderPool(backend, decoder, scratch, keepStepBuffers);
+    }
+
+    /** The shared region's phases: the encoder's buffers and a decoder's for up to MAX_SEQUENCES sequences. */
+    static Map<ScratchRegion.Phase, long[]> scratchLayouts(WhisperDims d) {
+        return Map.of(ScratchRegion.Phase.ENCODER, AudioEncoder.scratchLayout(d), ScratchRegion.Phase.DECODER,
+                DecoderActivations.layout(d, ModelMemory.MAX_SEQUENCES));
     }
 
     /**
@@ -93,12 +110,12 @@ public final class WhisperModel implements WhisperInference {
             throw new IllegalArgumentException("encoder positions must be 1.." + d.nAudioCtx() + ", got " + positions);
         }
         WindowBuffers b = windows.take(positions);
-        try {
-            encoder.encode(logMel, positions, b.output, keepGoing);
+        try (ScratchRegion.Lease s = scratch.acquire(ScratchRegion.Phase.ENCODER)) {
+            encoder.encode(logMel, positions, b.output, keepGoing, s);
             if (!keepGoing.getAsBoolean()) {
                 throw new Preempted("after the encoder");
             }
-            decoder.project(backend, b);
+            decoder.project(backend, b, s.buffer(AudioEncoder.CROSS_KEYS));
             return new EncodedWindow(backend, windows, b);
         } catch (RuntimeException e) {
             windows.give(b);
@@ -113,15 +130,27 @@ public final class WhisperModel implements WhisperInference {
 
     /** A decoder of its own (never pooled) whose beam reorders move the caches as {@code reorder} says (tests). */
     DecoderState newDecoder(int maxBatch, KvDecoderState.Reorder reorder) {
-        return new KvDecoderState(backend, decoder, maxBatch, reorder);
+        return new KvDecoderState(backend, decoder, scratch, maxBatch, reorder);
     }
 
     /**
-     * Frees the encoder's scratch buffers (a turbo-sized model's: ~85 MB), for an engine about to idle;
-     * the next encode allocates them again (a few ms against a window's encode).
+     * For an engine about to idle (it waits for an encode or feed in progress): frees the part of the
+     * shared scratch region only the encoder uses (a turbo-sized model's: 63 MB of 94); the decoders'
+     * part, which the kept greedy state's captured step names, stays until {@link #close}. A model that
+     * keeps no step (no graphs: the CPU, HIP) frees the whole region. The next encode or feed allocates
+     * what it needs again (a few ms against a window's encode).
      */
     public void releaseScratch() {
-        encoder.releaseScratch();
+        if (keepStepBuffers.getAsBoolean()) {
+            scratch.trim();
+        } else {
+            scratch.release();
+        }
+    }
+
+    /** The region the encoder and the decoders share (tests). */
+    ScratchRegion scratch() {
+        return scratch;
     }
 
     /** Whether {@code audio}'s buffers are the ones kept for the next window (tests). */
@@ -138,7 +167,7 @@ public final class WhisperModel implements WhisperInference {
     public void close() {
         decoders.close();
         windows.close();
-        encoder.releaseScratch();
+        scratch.close();
         backend.close();
         source.close();
     }

@@ -122,8 +122,9 @@ public final class WhisperEngine implements AutoCloseable {
     }
 
     /**
-     * Frees the encoder's scratch memory until the next transcription needs it again, so that an
-     * idle app keeps only the weights (the app calls it after warm-up and when idle).
+     * Frees the encoder's part of the scratch memory until the next transcription needs it again, so
+     * that an idle app keeps the weights, the kept window and decoder state and the decoders' scratch
+     * their captured step names (the app calls it after warm-up and when idle).
      */
     public void releaseScratch() {
         model.releaseScratch();

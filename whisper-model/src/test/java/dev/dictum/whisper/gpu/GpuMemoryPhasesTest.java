@@ -101,21 +101,44 @@ class GpuMemoryPhasesTest {
         ModelMemory estimate = ModelMemory.onGpu(dims);
         Path model = SafetensorsWriter.writeModel(tmp.resolve("large-v3"), dims, SEED, DType.F16);
         Phases p = new Phases(gpu);
-        p.phase("opened (self-test run)");
+        MemoryReport opened = p.phase("opened (self-test run)");
         gpu.loadAllModules();
         p.phase("every module loaded");
         try (WhisperEngine e = WhisperEngine.load(model, gpu)) {
             MemoryReport loaded = p.phase("weights uploaded");
             System.out.printf(Locale.ROOT, "  upload staging peak (raw scratch, freed after the upload): %.0f MiB%n",
                     loaded.byCategory().get(MemoryCategory.STAGING).peak() / MIB);
-            Decoded run = encodeAndDecode(e.model(), p);
+            Decoded run = encodeAndDecode(e.model(), p, false);
             assertThat(run.encoded().byCategory().get(MemoryCategory.CROSS_KV).current()).as("one window's cross K/V")
                     .isEqualTo(estimate.crossKv());
             assertThat(run.stepped().byCategory().get(MemoryCategory.SELF_KV).current())
                     .as("the greedy and the beam-5 state's self K/V, f16").isEqualTo(estimate.selfKv());
+            assertSharedOnce(run.stepped(), opened, estimate);
             e.model().releaseScratch();
             p.phase("scratch released");
         }
+    }
+
+    /** What the device may take while decoding beyond the ledger's self K/V and step values (MiB). */
+    private static final long DECODING_ALLOWANCE_MIB = 24;
+    /** What the device may hold beyond the ledger at the peak: modules, graphs, rounding (MiB). */
+    private static final long BEYOND_MIB = 40;
+
+    /** At most the 256-byte alignment of every buffer of the shared region (24 of the decoders', 9 of the encoder's). */
+    private static final long REGION_ALIGNMENT = 33 * 256;
+
+    /**
+     * Issue 22 item 1, after an encode and greedy and beam-5 decoding: the region the encoder and the decoders
+     * share was held once, at the estimate's size (the decoders' layout with the encoder's over it and its tail), and the decoders hold no
+     * activations of their own beyond the estimate's step values and row tables (the backend's own
+     * cross-attention partials, allocated when it opened, aside).
+     */
+    private static void assertSharedOnce(MemoryReport now, MemoryReport opened, ModelMemory estimate) {
+        assertThat(now.byCategory().get(MemoryCategory.SHARED_SCRATCH).peak()).as("the shared region, once")
+                .isBetween(estimate.sharedScratch(), estimate.sharedScratch() + REGION_ALIGNMENT);
+        long backendOwn = opened.byCategory().get(MemoryCategory.DECODER_SCRATCH).current();
+        assertThat(now.byCategory().get(MemoryCategory.DECODER_SCRATCH).peak() - backendOwn)
+                .as("the decoders' own scratch").isLessThanOrEqualTo(estimate.decoderScratch());
     }
 
     /** An H200's CUDA context with the stack limit at 0 (docs/gpu-runs: 263 MiB), which issue 22's 1.8 GB includes. */
@@ -129,23 +152,49 @@ class GpuMemoryPhasesTest {
      * any phase (or the ledger's peak plus what the device held beyond it), plus an H200's context, is
      * within 1.8 GB. The context is added, not read: other tests' backends in this JVM share it and hold
      * memory of their own, so the device's figure at the start is not this model's.
+     *
+     * <p>Issue 22 item 1 (the encoder's and the decoders' activations in one region): the greedy state is also
+     * given a dictation's longest work, a 224-token prompt with a 32-position draft checked in one pass, and
+     * the bounds are the estimate's: from the encoder run to the last decoding phase the device grows by no
+     * more than the self K/V, the decoders' own step values and tables and {@value #DECODING_ALLOWANCE_MIB}
+     * MiB (the K/V sets' page rounding, small allocations, graphs), where a scratch of each state's own took
+     * ~19 MiB more for that draft alone; and the most it held is within the fit check's estimate for the file
+     * (58.5 MiB below the estimate before the sharing), the arena's packing and {@value #BEYOND_MIB} MiB
+     * beyond the ledger (modules, graphs, rounding).
      */
     @Test
     void largeV3TurboInQ8_0PeaksWithin1point8Gb() {
         GpuBackend gpu = cuda();
         WhisperDims dims = RandomWhisper.LARGE_V3_TURBO;
         Path model = GgmlWriter.write(tmp.resolve("turbo-q8_0.bin"), dims, SEED, GgmlWriter.Type.Q8_0).file();
+        ModelMemory estimate;
+        try (var source = dev.dictum.whisper.format.detect.ModelFiles.open(model)) {
+            estimate = ModelMemory.onGpu(source);
+        }
         try (gpu) {
             Phases p = new Phases(gpu, "large-v3-turbo q8_0");
+            MemoryReport opened = gpu.memoryReport();
             gpu.loadAllModules();
             p.phase("every module loaded");
             try (WhisperEngine e = WhisperEngine.load(model, gpu)) {
                 MemoryReport loaded = p.phase("weights uploaded");
                 long weights = loaded.byCategory().get(MemoryCategory.WEIGHTS).current();
+                long packing = weights - estimate.weights(); // the arena's chunks beyond the tensors
                 assertThat(weights / MIB).as("q8_0 weights, not f16's 1583 MiB of chunks").isBetween(827.0, 900.0);
-                Decoded run = encodeAndDecode(e.model(), p);
+                Decoded run = encodeAndDecode(e.model(), p, true);
                 assertThat(run.encoded().byCategory().get(MemoryCategory.WEIGHT_SCRATCH).current())
                         .as("the weight scratch: the MLP's matrix in f16").isEqualTo(2L * 4 * 1280 * 1280);
+                assertSharedOnce(run.stepped(), opened, estimate);
+                long selfKv = run.stepped().byCategory().get(MemoryCategory.SELF_KV).current();
+                assertThat(selfKv).isEqualTo(estimate.selfKv());
+                assertThat(run.stepped().deviceUsedNow() - run.encoded().deviceUsedNow())
+                        .as("the device's growth while decoding: self K/V, step values, tables, graphs")
+                        .isLessThanOrEqualTo(selfKv + estimate.decoderScratch() + (DECODING_ALLOWANCE_MIB << 20));
+                long bound = estimate.total() + packing + (BEYOND_MIB << 20);
+                System.out.printf(Locale.ROOT, "large-v3-turbo q8_0: the fit check's estimate %.1f MiB + packing %.1f + %d"
+                        + " = %.1f MiB; at most %.1f held%n", estimate.total() / MIB, packing / MIB, BEYOND_MIB,
+                        bound / MIB, p.grown / MIB);
+                assertThat(p.grown).as("the most held beyond the backend's start, within the estimate").isLessThanOrEqualTo(bound);
             }
             long peak = p.grown + H200_CONTEXT;
             System.out.printf(Locale.ROOT, "large-v3-turbo q8_0: at most %.0f MiB beyond the backend's start, + %.0f MiB "
@@ -189,10 +238,12 @@ class GpuMemoryPhasesTest {
     /**
      * The phases of one transcription-shaped run of m, each recorded by p: the encoder over 30 s of audio, the
      * greedy and the beam-5 decoder state allocated, a greedy prompt and two steps (the first captured as a
-     * graph, the second replayed), a beam-5 prompt, its first step (captured) and a step after a reorder; then
-     * the decoders and the window closed.
+     * graph, the second replayed), with {@code longest} a dictation's longest work on the greedy state (a
+     * 224-token prompt with a 32-position draft checked in one pass, then a prompt and a replayed step again),
+     * a beam-5 prompt, its first step (captured) and a step after a reorder; then the decoders and the window
+     * closed.
      */
-    private static Decoded encodeAndDecode(WhisperModel m, Phases p) {
+    private static Decoded encodeAndDecode(WhisperModel m, Phases p, boolean longest) {
         WhisperDims dims = m.dims();
         SpecialTokens s = m.vocabulary().specials();
         int[] prompt = {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
@@ -211,6 +262,19 @@ class GpuMemoryPhasesTest {
                 p.phase("first greedy step (+ graph capture)");
                 greedy.feed(new int[][] {{s.noTimestamps() + 2}}, one);
                 p.phase("second greedy step (replay)");
+                if (longest) {
+                    int[] tokens = new int[224 + 32]; // previous text as the prompt, then a draft to check
+                    for (int i = 0; i < tokens.length; i++) {
+                        tokens[i] = i < prompt.length ? prompt[i] : s.noTimestamps() + 1 + i;
+                    }
+                    greedy.reset(enc, 1);
+                    greedy.feedAll(tokens, 224, new float[32][dims.nVocab()]);
+                    p.phase("224-token prompt + 32-token draft");
+                    greedy.reset(enc, 1);
+                    greedy.feed(new int[][] {prompt}, one);
+                    greedy.feed(new int[][] {{s.noTimestamps() + 1}}, one);
+                    p.phase("greedy step again (replay)");
+                }
                 beams.reset(enc, 5);
                 beams.feed(new int[][] {prompt, prompt, prompt, prompt, prompt}, five);
                 p.phase("beam-5 prompt");

@@ -75,6 +75,14 @@ public final class GraphRecordingBackend {
                     return set;
                 }
                 return new Tracked((Buffer) invoke(m, args));
+            case "allocateOverlaid": // the scratch region the encoder and the decoders share
+                Buffer[][] phases = (Buffer[][]) invoke(m, args);
+                for (Buffer[] phase : phases) {
+                    for (int i = 0; i < phase.length; i++) {
+                        phase[i] = new Tracked(phase[i]);
+                    }
+                }
+                return phases;
             default:
                 break;
         }
