@@ -31,7 +31,7 @@ configs=("paste|" "paste|--wm openbox" "type|" "type|--wm openbox")
 [ "$hog" = 0 ] || configs+=("paste|--hog")
 rows=()
 # "N/R; M ms, C cores": dictations made at a pause, and their passes' median length and share of the cores
-passes() { sed -n 's/.*e2e: pause passes: \([0-9]*\) of \([0-9]*\) dictations made at a pause; the pass ran median \([0-9.]*\) ms with median \([0-9.]*\) of the \([0-9]*\) cores.*/\1\/\2; \3 ms, \4 of \5 cores/p' "$1" | head -1; }
+passes() { sed -n 's/.*e2e: pause passes: \([0-9]*\) of \([0-9]*\) dictations made at a pause; the pass ran median \([0-9.]*\) ms with median \([0-9.]*\) of the \([0-9]*\) cores it asks for, starting median \([0-9.]*\) ms after.*/\1\/\2; \3 ms, \4 of \5 cores, started \6 ms after the pause/p' "$1" | head -1; }
 for c in "${configs[@]}"; do
   insert="${c%%|*}"; extra="${c#*|}"
   name="$insert${extra:+ $extra}"
@@ -47,7 +47,7 @@ for c in "${configs[@]}"; do
   fi
 done
 echo
-echo "| configuration | dictations | release-to-text median | p95 | max | hand-off (less the engine) median / p95 | load at the end (1/5/15 min) | made at a pause; the pass: median ms, cores had |"
+echo "| configuration | dictations | release-to-text median | p95 | max | hand-off (less the engine) median / p95 | load at the end (1/5/15 min) | made at a pause; the pass: median ms, cores had, start after the pause |"
 echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo

@@ -500,12 +500,12 @@ if [ "$repeat" -gt 1 ] && [ -n "$expected" ]; then
   log "R2T: $repeat dictations ($insert, wm ${wm:-none}, hog $hog$([ "$hog_session" = 0 ] || echo ' in its own session')): release-to-text $(stats "${r2ts[@]}"); hand-off $(stats "${handoffs[@]}") (app; all: ${r2ts[*]}); load $(cut -d' ' -f1-3 /proc/loadavg)"
   # Where a slow pass's time went: its CPU time against its wall time is the share of the cores it got
   # (issue 23 item 3: under a busy loop per core, the run queue halves it).
-  log "pause passes: $(tail -n +"$((first_mark + 1))" "$applog" | grep -o 'ran [0-9]* ms with [0-9.]* of the [0-9]* cores' | awk -v n="$repeat" '
-      { ms[NR] = $2; c[NR] = $5; t = $8 }
+  log "pause passes: $(tail -n +"$((first_mark + 1))" "$applog" | grep -o 'ran [0-9]* ms with [0-9.]* of the [0-9]* cores it asks for, [0-9]* ms after' | awk -v n="$repeat" '
+      { ms[NR] = $2; c[NR] = $5; t = $8; w[NR] = $13 }
       function med(a, k,   i, j, x) { for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
         return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
       END { if (NR == 0) { print "none of " n " dictations made at a pause"; exit }
-        printf "%d of %d dictations made at a pause; the pass ran median %s ms with median %.2f of the %d cores it asks for", NR, n, med(ms, NR), med(c, NR), t }')"
+        printf "%d of %d dictations made at a pause; the pass ran median %s ms with median %.2f of the %d cores it asks for, starting median %s ms after the pause was known", NR, n, med(ms, NR), med(c, NR), t, med(w, NR) }')"
 fi
 # ---- owner-only: nothing the app wrote in this run may be open to other users (issue 23 item 6)
 open_files="$(harness_open_to_others "$XDG_DATA_HOME/dictum" "$XDG_CONFIG_HOME/dictum")"
