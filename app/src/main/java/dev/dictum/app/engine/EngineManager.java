@@ -130,7 +130,7 @@ public final class EngineManager implements SpeechEngine.Source, AutoCloseable {
                 trimmedAfter = ended;
                 e.engine().releaseScratch();
                 System.gc();
-                LOG.debug("idle: encoder scratch released, heap collected");
+                LOG.debug("idle: shared scratch trimmed, heap collected");
             }
         } catch (RuntimeException ex) {
             LOG.debug("idle trim", ex); // a model closed meanwhile: nothing to give back
