@@ -31,34 +31,10 @@ class GpuSharedScratchTest {
     /** At most the 256-byte alignment of every buffer of the region (24 of the decoders', 9 of the encoder's). */
     private static final long ALIGNMENT = 33 * 256;
 
-    /** One decoding advanced a feed at a time: a four-token prompt to each row, then each row's argmax (+ row). */
-    private static final class Run {
-        private final DecoderState dec;
-        private final int batch;
-        private final float[][] logits;
-        private final int[] prompt;
-        final List<float[]> seen = new ArrayList<>();
-
-        Run(DecoderState dec, EncodedAudio audio, int batch, WhisperModel m) {
-            this.dec = dec;
-            this.batch = batch;
-            this.logits = new float[batch][m.dims().nVocab()];
-            var s = m.vocabulary().specials();
-            this.prompt = new int[] {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
-            dec.reset(audio, batch);
-        }
-
-        void next() {
-            int[][] tokens = new int[batch][];
-            for (int b = 0; b < batch; b++) {
-                tokens[b] = seen.isEmpty() ? prompt
-                        : new int[] {(ModelOracleTest.argmax(logits[b]) + b) % logits[b].length};
-            }
-            dec.feed(tokens, logits);
-            for (float[] row : logits) {
-                seen.add(row.clone());
-            }
-        }
+    /** A four-token prompt to each row: sot, the first language, transcribe, no timestamps. */
+    private static int[] prompt(WhisperModel m) {
+        var s = m.vocabulary().specials();
+        return new int[] {s.sot(), s.firstLanguage(), s.transcribe(), s.noTimestamps()};
     }
 
     @ParameterizedTest(name = "{0}")
@@ -76,7 +52,7 @@ class GpuSharedScratchTest {
             List<List<float[]>> want = new ArrayList<>();
             for (Object[] job : new Object[][] {{melA, 1}, {melB, 1}, {melA, 5}}) {
                 try (EncodedAudio a = m.encode((float[]) job[0]); DecoderState dec = m.newDecoder((int) job[1])) {
-                    Run r = new Run(dec, a, (int) job[1], m);
+                    FeedByFeed r = new FeedByFeed(dec, a, (int) job[1], prompt(m), d);
                     for (int f = 0; f < FEEDS; f++) {
                         r.next();
                     }
@@ -85,9 +61,10 @@ class GpuSharedScratchTest {
             }
             try (EncodedAudio a = m.encode(melA); EncodedAudio b = m.encode(melB); DecoderState greedyA = m.newDecoder(1);
                     DecoderState greedyB = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
-                Run[] runs = {new Run(greedyA, a, 1, m), new Run(greedyB, b, 1, m), new Run(beams, a, 5, m)};
+                FeedByFeed[] runs = {new FeedByFeed(greedyA, a, 1, prompt(m), d), new FeedByFeed(greedyB, b, 1, prompt(m), d),
+                    new FeedByFeed(beams, a, 5, prompt(m), d)};
                 for (int feed = 0; feed < FEEDS; feed++) {
-                    for (Run r : runs) {
+                    for (FeedByFeed r : runs) {
                         r.next();
                         if (feed % 4 == 1) {
                             m.encode(melC).close(); // a window encoded between two decoders' feeds

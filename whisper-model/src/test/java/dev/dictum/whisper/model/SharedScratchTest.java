@@ -35,36 +35,8 @@ class SharedScratchTest {
     @TempDir
     Path tmp;
 
-    /** One decoding advanced a feed at a time: a two-token prompt to each row, then each row's argmax (+ row). */
-    private static final class Run {
-        private final DecoderState dec;
-        private final int batch;
-        private final float[][] logits;
-        final List<float[]> seen = new ArrayList<>();
-
-        Run(DecoderState dec, EncodedAudio audio, int batch, WhisperDims d) {
-            this.dec = dec;
-            this.batch = batch;
-            this.logits = new float[batch][d.nVocab()];
-            dec.reset(audio, batch);
-        }
-
-        boolean next() {
-            if (dec.length() + (seen.isEmpty() ? 2 : 1) > TinyWhisper.EN.nTextCtx()) {
-                return false; // the text context is full
-            }
-            int[][] tokens = new int[batch][];
-            for (int b = 0; b < batch; b++) {
-                tokens[b] = seen.isEmpty() ? new int[] {50257, 50362}
-                        : new int[] {(ModelOracleTest.argmax(logits[b]) + b) % logits[b].length};
-            }
-            dec.feed(tokens, logits);
-            for (float[] row : logits) {
-                seen.add(row.clone());
-            }
-            return true;
-        }
-    }
+    /** A two-token prompt to each row (toy vocabulary: sot, no timestamps). */
+    private static final int[] PROMPT = {50257, 50362};
 
     private static List<List<float[]>> alone(Path file, float[] melA, float[] melB) {
         WhisperDims d = TinyWhisper.EN;
@@ -72,7 +44,7 @@ class SharedScratchTest {
         try (WhisperModel m = WhisperModel.load(ModelFiles.open(file), new CpuBackend())) {
             for (Object[] job : new Object[][] {{melA, 1}, {melB, 1}, {melA, 5}}) {
                 try (EncodedAudio a = m.encode((float[]) job[0]); DecoderState dec = m.newDecoder((int) job[1])) {
-                    Run r = new Run(dec, a, (int) job[1], d);
+                    FeedByFeed r = new FeedByFeed(dec, a, (int) job[1], PROMPT, d);
                     while (r.next()) {
                         // to the end of the text context
                     }
@@ -103,9 +75,10 @@ class SharedScratchTest {
             m.scratch().poisonEachLease();
             try (EncodedAudio a = m.encode(melA); EncodedAudio b = m.encode(melB); DecoderState greedyA = m.newDecoder(1);
                     DecoderState greedyB = m.newDecoder(1); DecoderState beams = m.newDecoder(5)) {
-                Run[] runs = {new Run(greedyA, a, 1, d), new Run(greedyB, b, 1, d), new Run(beams, a, 5, d)};
+                FeedByFeed[] runs = {new FeedByFeed(greedyA, a, 1, PROMPT, d), new FeedByFeed(greedyB, b, 1, PROMPT, d),
+                    new FeedByFeed(beams, a, 5, PROMPT, d)};
                 for (int feed = 0; feed < d.nTextCtx(); feed++) {
-                    for (Run r : runs) {
+                    for (FeedByFeed r : runs) {
                         r.next();
                         if (feed == 1) {
                             m.encode(melC).close(); // a third window between two decoders' feeds
