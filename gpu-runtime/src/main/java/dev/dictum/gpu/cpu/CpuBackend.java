@@ -100,6 +100,7 @@ public final class CpuBackend implements Backend {
     @Override
     public void embed(int[] tokens, int[] positions, int count, Weight tokenTable, Weight positionTable, Buffer out) {
         float[] o = data(out);
+        CpuWeight table = (CpuWeight) tokenTable;
         HostTensor tok = tokenTable.source();
         HostTensor pos = positionTable.source();
         int cols = (int) tok.cols();
@@ -112,7 +113,7 @@ public final class CpuBackend implements Backend {
                 throw new IllegalArgumentException("position " + positions[i] + " beyond the text context "
                         + pos.rows());
             }
-            Dequant.row(tok, tokens[i], o, i * cols);
+            table.row(tokens[i], o, i * cols);
             Dequant.row(pos, positions[i], row, 0);
             for (int c = 0; c < cols; c++) {
                 o[i * cols + c] += row[c];

@@ -11,8 +11,8 @@ final class CpuLinear {
     /** A linear layer of the model: few rows of an F16 or Q8_0 matrix take the decoder's panel layout. */
     static void run(float[] x, int xOff, int rows, CpuWeight weight, float[] bias, float[] out, int outOff,
             Epilogue epilogue) {
-        DecoderPanels panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : null;
-        if (panels == null) {
+        DecoderPanels panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : weight.builtPanels();
+        if (panels == null || rows > MatMul.SMALL_M && !(panels instanceof GemvPanelsF16)) {
             run(x, xOff, rows, weight.source(), bias, out, outOff, epilogue);
             return;
         }
@@ -24,7 +24,13 @@ final class CpuLinear {
             case GELU -> KernelEpilogue.of(bias, true);
             case ADD -> new KernelEpilogue(1f, bias, false, out, outOff, n);
         };
-        panels.run(x, xOff, k, rows, out, outOff, n, e);
+        if (rows <= MatMul.SMALL_M) {
+            panels.run(x, xOff, k, rows, out, outOff, n, e);
+        } else {
+            // Many rows of a matrix the decoder has re-laid (a draft's logits at every position): the
+            // GEMM, packing from the panels so the file's released pages stay released (CpuWeight).
+            Gemm.run(x, xOff, k, rows, n, k, new GemmPanels.HalfPanels((GemvPanelsF16) panels), out, outOff, n, e);
+        }
     }
 
     static void run(float[] x, int xOff, int rows, HostTensor w, float[] bias, float[] out, int outOff,

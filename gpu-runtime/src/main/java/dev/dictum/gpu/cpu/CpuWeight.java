@@ -59,11 +59,31 @@ final class CpuWeight implements Weight {
         return p;
     }
 
+    /** The decoder's panels if a product has built them, else null; never builds them. */
+    DecoderPanels builtPanels() {
+        return panels;
+    }
+
+    /**
+     * Row {@code r} of the matrix in f32: from the decoder's panels once they exist (the token embedding
+     * of a matrix tied to the logits), so a long day of distinct tokens does not fault the file's copy
+     * back in row by row; from the file before that and for other layouts.
+     */
+    void row(long r, float[] dst, int off) {
+        if (panels instanceof GemvPanelsF16 half) {
+            half.widenRow(Math.toIntExact(r), dst, off);
+        } else {
+            Dequant.row(source, r, dst, off);
+        }
+    }
+
     /**
      * Drops this matrix's pages of the mapped model file from the process's resident set (madvise
      * DONTNEED; the page cache keeps them): the decoder reads the panels from now on, so the file's
      * copy would only count twice against idle memory (a turbo-sized model's decoder: ~300 MB).
-     * A later read of the file (a long prompt's GEMM, an embedding row) faults pages back in.
+     * Products with more rows than the panels serve pack from the panels ({@link GemmPanels.HalfPanels}) and
+     * embedding rows are read from them ({@link #row}), so an F16 matrix's pages stay released; a q8_0
+     * matrix's panels have neither path yet, so its large-M products and rows fault pages back in.
      */
     private void releaseFilePages() {
         var seg = source.data();
