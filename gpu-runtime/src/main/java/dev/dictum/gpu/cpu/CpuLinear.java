@@ -12,7 +12,7 @@ final class CpuLinear {
     static void run(float[] x, int xOff, int rows, CpuWeight weight, float[] bias, float[] out, int outOff,
             Epilogue epilogue) {
         DecoderPanels panels = rows <= MatMul.SMALL_M ? weight.decodePanels() : weight.builtPanels();
-        if (panels == null || rows > MatMul.SMALL_M && !(panels instanceof GemvPanelsF16)) {
+        if (panels == null) {
             run(x, xOff, rows, weight.source(), bias, out, outOff, epilogue);
             return;
         }
@@ -29,7 +29,7 @@ final class CpuLinear {
         } else {
             // Many rows of a matrix the decoder has re-laid (a draft's logits at every position): the
             // GEMM, packing from the panels so the file's released pages stay released (CpuWeight).
-            Gemm.run(x, xOff, k, rows, n, k, new GemmPanels.HalfPanels((GemvPanelsF16) panels), out, outOff, n, e);
+            Gemm.run(x, xOff, k, rows, n, k, new GemmPanels.FromDecoderPanels(panels), out, outOff, n, e);
         }
     }
 

@@ -70,8 +70,9 @@ final class CpuWeight implements Weight {
      * back in row by row; from the file before that and for other layouts.
      */
     void row(long r, float[] dst, int off) {
-        if (panels instanceof GemvPanelsF16 half) {
-            half.widenRow(Math.toIntExact(r), dst, off);
+        DecoderPanels p = panels;
+        if (p != null) {
+            p.widenRow(Math.toIntExact(r), dst, off);
         } else {
             Dequant.row(source, r, dst, off);
         }
@@ -81,9 +82,8 @@ final class CpuWeight implements Weight {
      * Drops this matrix's pages of the mapped model file from the process's resident set (madvise
      * DONTNEED; the page cache keeps them): the decoder reads the panels from now on, so the file's
      * copy would only count twice against idle memory (a turbo-sized model's decoder: ~300 MB).
-     * Products with more rows than the panels serve pack from the panels ({@link GemmPanels.HalfPanels}) and
-     * embedding rows are read from them ({@link #row}), so an F16 matrix's pages stay released; a q8_0
-     * matrix's panels have neither path yet, so its large-M products and rows fault pages back in.
+     * Products with more rows than the panels serve pack from the panels ({@link GemmPanels.FromDecoderPanels})
+     * and embedding rows are read from them ({@link #row}), so the pages stay released.
      */
     private void releaseFilePages() {
         var seg = source.data();

@@ -59,25 +59,26 @@ abstract sealed class GemmPanels {
     }
 
     /**
-     * W is an F16 matrix the decoder has already re-laid ({@link GemvPanelsF16}): its file pages were
+     * W is a matrix the decoder has already re-laid ({@link DecoderPanels}): its file pages were
      * released when the panels were built, and packing from the panels keeps them released (a draft's
      * logits at every position, ~30 MB of toy-en's file, would otherwise fault back in and count twice).
      */
-    static final class HalfPanels extends GemmPanels {
-        final GemvPanelsF16 w;
+    static final class FromDecoderPanels extends GemmPanels {
+        final DecoderPanels w;
 
-        HalfPanels(GemvPanelsF16 w) {
+        FromDecoderPanels(DecoderPanels w) {
             this.w = w;
         }
 
         @Override
         void pack(int n0, int nc, int k0, int kc, float[] dst, float[] rowTmp) {
+            int p = w.outputsPerPanel();
             for (int j = 0; j * PW < nc; j++) {
                 int col = n0 + j * PW;
                 int width = Math.min(PW, nc - j * PW);
                 // A micro-panel (PW ≤ P outputs) lies in at most two decoder panels; with the default
                 // block width (a multiple of P) always in one.
-                int first = Math.min(width, GemvPanelsF16.P - col % GemvPanelsF16.P);
+                int first = Math.min(width, p - col % p);
                 w.widenColumns(col, first, k0, kc, dst, j * kc * PW, PW);
                 if (first < width) {
                     w.widenColumns(col + first, width - first, k0, kc, dst, j * kc * PW + first, PW);

@@ -78,15 +78,14 @@ final class GemvPanelsF16 implements DecoderPanels {
         return new GemvPanelsF16(p, n, k);
     }
 
-    /**
-     * Row {@code r} of W widened to f32 into {@code dst[off, off + k)}: once the panels exist the token
-     * embedding reads its rows here, so the file's copy of the matrix stays out of the resident set
-     * (see {@link CpuWeight#row}).
-     */
-    void widenRow(int r, float[] dst, int off) {
-        if (r < 0 || r >= n) {
-            throw new IndexOutOfBoundsException("row " + r + " of a [" + n + ", " + k + "] matrix");
-        }
+    @Override
+    public int outputsPerPanel() {
+        return P;
+    }
+
+    @Override
+    public void widenRow(int r, float[] dst, int off) {
+        DecoderPanels.checkRow(r, n, k);
         long at = 2L * ((long) (r / P) * P * k + r % P); // bytes
         for (int c = 0; c < k; c++) {
             dst[off + c] = Float.float16ToFloat(panels.get(ValueLayout.JAVA_SHORT, at + 2L * c * P));
@@ -94,21 +93,13 @@ final class GemvPanelsF16 implements DecoderPanels {
     }
 
     /**
-     * Outputs {@code [col, col + width)} at depths {@code [k0, k0 + kc)} widened into a GEMM micro-panel
-     * ({@code dst[dOff + kk·stride + j]}, k-major; see {@link GemmPanels}): the large-M products on a
-     * matrix that has panels (a draft's logits at every position) pack from here, not from the file.
-     * The outputs must lie in one panel ({@code col % P + width ≤ P}); there each depth's values are one
-     * contiguous run, copied CH depths at a time into the thread's scratch and widened by the plain
-     * {@link Float#float16ToFloat} loop C2 vectorises. Widening is exact, so the GEMM's result is
-     * bit-identical to packing from the file.
+     * Each depth's outputs are one contiguous run of a panel: copied CH depths at a time into the
+     * thread's scratch and widened by the plain {@link Float#float16ToFloat} loop C2 vectorises.
      */
-    void widenColumns(int col, int width, int k0, int kc, float[] dst, int dOff, int stride) {
+    @Override
+    public void widenColumns(int col, int width, int k0, int kc, float[] dst, int dOff, int stride) {
+        DecoderPanels.checkColumns(col, width, k0, kc, n, k, P);
         int off = col % P;
-        if (col < 0 || width < 1 || off + width > P || col + width > (n + P - 1) / P * P || k0 < 0 || kc < 0
-                || k0 + kc > k) {
-            throw new IndexOutOfBoundsException("outputs [" + col + ", " + (col + width) + ") depths [" + k0 + ", "
-                    + (k0 + kc) + ") of a [" + n + ", " + k + "] matrix in panels of " + P);
-        }
         short[] hs = (short[]) SCRATCH.get()[0];
         long base = 2L * (col / P) * P * k; // bytes
         for (int d0 = 0; d0 < kc; d0 += CH) {

@@ -84,6 +84,42 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
         });
     }
 
+    @Override
+    public int outputsPerPanel() {
+        return P;
+    }
+
+    @Override
+    public void widenRow(int r, float[] dst, int off) {
+        DecoderPanels.checkRow(r, n, k);
+        int rr = r % P;
+        int blocks = k / 32;
+        for (int b = 0; b < blocks; b++) {
+            long blk = ((long) (r / P) * blocks + b) * BLOCK;
+            float d = panels.get(ValueLayout.JAVA_FLOAT, blk + 4L * rr);
+            for (int j = 0; j < 32; j++) {
+                dst[off + 32 * b + j] = d * panels.get(ValueLayout.JAVA_BYTE, blk + 4L * P + (long) j * P + rr);
+            }
+        }
+    }
+
+    /** d·q as {@link Dequant} computes it from the file: the f16 scale widened, times the int8. */
+    @Override
+    public void widenColumns(int col, int width, int k0, int kc, float[] dst, int dOff, int stride) {
+        DecoderPanels.checkColumns(col, width, k0, kc, n, k, P);
+        int off = col % P;
+        long panel = (long) (col / P) * (k / 32) * BLOCK;
+        for (int kk = 0; kk < kc; kk++) {
+            int depth = k0 + kk;
+            long blk = panel + (long) (depth / 32) * BLOCK;
+            long q = blk + 4L * P + (long) (depth % 32) * P + off;
+            int to = dOff + kk * stride;
+            for (int j = 0; j < width; j++) {
+                dst[to + j] = panels.get(ValueLayout.JAVA_FLOAT, blk + 4L * (off + j)) * panels.get(ValueLayout.JAVA_BYTE, q + j);
+            }
+        }
+    }
+
     private static FloatVector q(MemorySegment w, long o) {
         return (FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, NATIVE).convertShape(B2F, F, 0);
     }

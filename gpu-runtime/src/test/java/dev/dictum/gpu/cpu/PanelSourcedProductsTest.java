@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Once the decoder has re-laid an F16 matrix into panels (and released its pages of the model file),
+ * Once the decoder has re-laid an F16 or Q8_0 matrix into panels (and released its pages of the model file),
  * every later read of that matrix comes from the panels: products with more rows than the panels
  * serve (a draft's logits at every position) and embedding rows. The proof: the source is poisoned
  * with NaN after the panels are built, and the results stay bit-identical to the file's before.
@@ -21,15 +20,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class PanelSourcedProductsTest {
 
-    @ParameterizedTest(name = "[{0} x {1}], {2} rows, {3}")
+    @ParameterizedTest(name = "{0} [{1} x {2}], {3} rows, {4}")
     @CsvSource({
-        "1001, 384, 40, NONE", // odd outputs: the last panel part-filled
-        "1536, 384, 17, GELU", // one row past the panels' limit
-        "384, 1536, 33, ADD", // the MLP's down projection's depth: three depth blocks
-        "51865, 64, 24, NONE", // the vocabulary's rows, a narrow model
+        "F16, 1001, 384, 40, NONE", // odd outputs: the last panel part-filled
+        "F16, 1536, 384, 17, GELU", // one row past the panels' limit
+        "F16, 384, 1536, 33, ADD", // the MLP's down projection's depth: three depth blocks
+        "F16, 51865, 64, 24, NONE", // the vocabulary's rows, a narrow model
+        "Q8_0, 1001, 384, 40, NONE",
+        "Q8_0, 1536, 384, 17, GELU",
+        "Q8_0, 384, 1536, 33, ADD",
+        "Q8_0, 51865, 64, 24, NONE",
     })
-    void largeMProductsAndRowsReadThePanelsNotTheFile(int n, int k, int rows, Epilogue epilogue) {
-        HostTensor w = TestWeights.random(DType.F16, n, k, 31L * n + k);
+    void largeMProductsAndRowsReadThePanelsNotTheFile(DType dtype, int n, int k, int rows, Epilogue epilogue) {
+        HostTensor w = TestWeights.random(dtype, n, k, 31L * n + k);
         CpuWeight weight = CpuWeight.of(w, false);
         float[] bias = epilogue == Epilogue.NONE ? null : randoms(n, 5);
         float[] x = randoms(rows * k, 7);
@@ -44,7 +47,7 @@ class PanelSourcedProductsTest {
         assertThat(weight.builtPanels()).isNull();
 
         product(randoms(k, 13), 1, weight, bias, randoms(n, 17), epilogue); // a decoder step builds the panels
-        assertThat(weight.builtPanels()).isInstanceOf(GemvPanelsF16.class);
+        assertThat(weight.builtPanels()).isNotNull();
         poison(w);
 
         float[] fromPanels = product(x, rows, weight, bias, residual, epilogue);
@@ -58,21 +61,22 @@ class PanelSourcedProductsTest {
     }
 
     /** The GEMM's packing straddles two panels when a block starts inside one (blocks of another width). */
-    @ParameterizedTest(name = "outputs from {0}, {1} wide")
-    @CsvSource({"0, 128", "16, 100", "40, 77", "3, 7"})
-    void packingFromThePanelsEqualsPackingFromTheFile(int n0, int nc) {
+    @ParameterizedTest(name = "{0}, outputs from {1}, {2} wide")
+    @CsvSource({"F16, 0, 128", "F16, 16, 100", "F16, 40, 77", "F16, 3, 7",
+        "Q8_0, 0, 128", "Q8_0, 16, 100", "Q8_0, 40, 77", "Q8_0, 3, 7"})
+    void packingFromThePanelsEqualsPackingFromTheFile(DType dtype, int n0, int nc) {
         int n = 300;
-        int k = 150;
-        HostTensor w = TestWeights.random(DType.F16, n, k, 3);
-        GemvPanelsF16 panels = GemvPanelsF16.of(w);
-        for (int[] depths : new int[][] {{0, k}, {64, 70}}) {
+        int k = 160;
+        HostTensor w = TestWeights.random(dtype, n, k, 3);
+        DecoderPanels panels = dtype == DType.F16 ? GemvPanelsF16.of(w) : GemvPanelsQ8_0.of(w);
+        for (int[] depths : new int[][] {{0, k}, {64, 96}}) {
             int kc = depths[1];
             int size = (nc + GemmPanels.PW - 1) / GemmPanels.PW * GemmPanels.PW * kc;
             float[] expected = new float[size];
             float[] got = new float[size];
             Arrays.fill(got, Float.NaN);
             new GemmPanels.Weights(w).pack(n0, nc, depths[0], kc, expected, new float[kc]);
-            new GemmPanels.HalfPanels(panels).pack(n0, nc, depths[0], kc, got, new float[kc]);
+            new GemmPanels.FromDecoderPanels(panels).pack(n0, nc, depths[0], kc, got, new float[kc]);
             assertThat(got).isEqualTo(expected);
         }
     }
@@ -80,9 +84,11 @@ class PanelSourcedProductsTest {
     @ParameterizedTest(name = "row {0}")
     @CsvSource({"-1", "300"})
     void aRowOutsideTheMatrixIsAnError(int r) {
-        GemvPanelsF16 panels = GemvPanelsF16.of(TestWeights.random(DType.F16, 300, 64, 1));
-        assertThatThrownBy(() -> panels.widenRow(r, new float[64], 0))
-                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("row " + r);
+        for (DecoderPanels panels : new DecoderPanels[] {GemvPanelsF16.of(TestWeights.random(DType.F16, 300, 64, 1)),
+                GemvPanelsQ8_0.of(TestWeights.random(DType.Q8_0, 300, 64, 1))}) {
+            assertThatThrownBy(() -> panels.widenRow(r, new float[64], 0))
+                    .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("row " + r);
+        }
     }
 
     private static float[] product(float[] x, int rows, CpuWeight w, float[] bias, float[] residual, Epilogue e) {
@@ -95,11 +101,9 @@ class PanelSourcedProductsTest {
         return out;
     }
 
+    /** Every byte 0x7e: an f16 value or a q8_0 block's f16 scale of 0x7e7e, a NaN. */
     private static void poison(HostTensor w) {
-        var seg = w.data();
-        for (long i = 0; i < w.elementCount(); i++) {
-            seg.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, (short) 0x7e00); // f16 NaN
-        }
+        w.data().fill((byte) 0x7e);
     }
 
     private static float[] randoms(int count, long seed) {
