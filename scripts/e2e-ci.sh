@@ -27,7 +27,9 @@ scripts/e2e-desktop.sh --expect-no-leak --insert paste "$out/noise.wav" ""
 scripts/e2e-desktop.sh --cancel-with-escape testdata/data/toy-en-samples/sample_02.wav
 # Known flake (session 5, 1 run in 3): the line is reopened while the dictation after the new source
 # records, the dictation loses a second of audio and the toy model writes a sentence of its own. It
-# is retried once, visibly; a second failure fails CI. The reopen's cause is an open defect (issue 24).
+# is retried once, visibly; a second failure fails CI. Likely cause, fixed in session 12: a sound-server
+# answer that did not name the stream's source reopened the line while idle (SourceChangeTest); the
+# retry stays until CI logs show it unused.
 scripts/e2e-desktop.sh --unplug-mic 1.5 testdata/data/toy-en-samples/sample_03.wav \
   || { echo "e2e: the unplug run failed once (the known reopen flake); once more" >&2;
        scripts/e2e-desktop.sh --unplug-mic 1.5 testdata/data/toy-en-samples/sample_03.wav; }

@@ -79,7 +79,8 @@ final class PulseSourceWatch implements SourceWatch {
 
   /**
    * The name of the source that the stream of process {@code pid} reads from, from the text of
-   * {@code pactl list source-outputs} and {@code pactl list short sources}; null when it has none.
+   * {@code pactl list source-outputs} and {@code pactl list short sources}; null when it has none or
+   * its source is not in the second list (the two are separate calls: a source can come or go between).
    */
   static String sourceOf(String sourceOutputs, String shortSources, long pid) {
     Map<String, String> names = new HashMap<>();
@@ -97,7 +98,7 @@ final class PulseSourceWatch implements SourceWatch {
       } else if (l.startsWith("Source: ")) {
         source = l.substring("Source: ".length()).strip();
       } else if (l.equals("application.process.id = \"" + pid + "\"") && source != null) {
-        return names.getOrDefault(source, "#" + source);
+        return names.get(source);
       }
     }
     return null;
