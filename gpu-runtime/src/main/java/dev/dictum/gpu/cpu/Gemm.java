@@ -29,8 +29,8 @@ final class Gemm {
     static final int NC = Integer.getInteger("dictum.cpu.gemm.nc", 128);
     /** The deepest depth block; a multiple of 32 so block-quantised weights pack whole blocks. */
     static final int KC = Integer.getInteger("dictum.cpu.gemm.kc", 512);
-    /** Rows of A per sweep: an MC × KC slice of A (120 KiB) stays in L2 while every micro-panel passes over it. */
-    static final int MC = Integer.getInteger("dictum.cpu.gemm.mc", 20 * MR);
+    /** Rows of A per sweep (a multiple of MR): an MC × KC slice of packed A stays in L2 while every micro-panel passes over it. */
+    static final int MC = Math.max(MR, Integer.getInteger("dictum.cpu.gemm.mc", 120) / MR * MR);
 
     /**
      * Per-thread scratch, reused across calls: one KC × NC packed block, one row of KC, and the tile the
@@ -38,6 +38,12 @@ final class Gemm {
      */
     private static final ThreadLocal<float[][]> SCRATCH = ThreadLocal.withInitial(
             () -> new float[][] {new float[KC * NC], new float[KC], new float[GemmKernel.ACC]});
+
+    /**
+     * The calling thread's packed A (one depth block of all rows), grown to the largest call it made; the
+     * call's tasks on other threads read it while the caller waits for them, so it is the call's alone.
+     */
+    private static final ThreadLocal<float[][]> PACKED_ROWS = ThreadLocal.withInitial(() -> new float[][] {new float[0]});
 
     private Gemm() {
     }
@@ -50,13 +56,33 @@ final class Gemm {
         int mChunks = Math.max(1, Math.min(mTiles, (wanted + nBlocks - 1) / nBlocks));
         int tilesPerChunk = (mTiles + mChunks - 1) / mChunks;
         int chunks = (mTiles + tilesPerChunk - 1) / tilesPerChunk;
-        ComputePool.parallelFor(nBlocks * chunks, t -> {
-            int nb = t % nBlocks;
-            int ch = t / nBlocks;
-            int m0 = ch * tilesPerChunk * MR;
-            int m1 = Math.min(m, m0 + tilesPerChunk * MR);
-            block(a, aOff, lda, m0, m1, nb * NC, Math.min(NC, n - nb * NC), k, w, c, cOff, ldc, e);
-        });
+        int step = depthBlock(k);
+        float[] ap = packedRows(GemmRows.size(m, Math.min(step, k)));
+        int packTasks = Math.min(mTiles, wanted);
+        int tilesPerPack = (mTiles + packTasks - 1) / packTasks;
+        for (int k0 = 0; k0 < k; k0 += step) {
+            int depth = k0;
+            int kc = Math.min(step, k - k0);
+            // A's depth block packed once for all column blocks (its cost is M·kc copies against the block's
+            // 2·M·N·kc FLOPs), then every task of the block reads it.
+            ComputePool.parallelFor((mTiles + tilesPerPack - 1) / tilesPerPack, t -> GemmRows.pack(a, aOff, lda, m,
+                    depth, kc, t * tilesPerPack, Math.min(mTiles, (t + 1) * tilesPerPack), ap));
+            ComputePool.parallelFor(nBlocks * chunks, t -> {
+                int nb = t % nBlocks;
+                int ch = t / nBlocks;
+                int m0 = ch * tilesPerChunk * MR;
+                int m1 = Math.min(m, m0 + tilesPerChunk * MR);
+                block(ap, m0, m1, nb * NC, Math.min(NC, n - nb * NC), depth, kc, k, w, c, cOff, ldc, e);
+            });
+        }
+    }
+
+    private static float[] packedRows(int size) {
+        float[][] holder = PACKED_ROWS.get();
+        if (holder[0].length < size) {
+            holder[0] = new float[size];
+        }
+        return holder[0];
     }
 
     /**
@@ -69,32 +95,31 @@ final class Gemm {
         return Math.min(KC, (even + 31) / 32 * 32);
     }
 
-    /** Rows [m0, m1) × columns [n0, n0+nc) of C, all depths. */
-    private static void block(float[] a, int aOff, int lda, int m0, int m1, int n0, int nc, int k,
+    /**
+     * Rows [m0, m1) × columns [n0, n0+nc) of C at depths [k0, k0+kc) of k, from A packed for this depth
+     * block ({@code ap}); the first block writes C through the epilogue, later ones add to it, and the
+     * last applies GELU.
+     */
+    private static void block(float[] ap, int m0, int m1, int n0, int nc, int k0, int kc, int k,
             GemmPanels w, float[] c, int cOff, int ldc, KernelEpilogue e) {
         float[][] scratch = SCRATCH.get();
         float[] panel = scratch[0];
-        float[] rowTmp = scratch[1];
         float[] acc = scratch[2];
-        int step = depthBlock(k);
-        for (int k0 = 0; k0 < k; k0 += step) {
-            int kc = Math.min(step, k - k0);
-            boolean first = k0 == 0;
-            w.pack(n0, nc, k0, kc, panel, rowTmp);
-            for (int mc0 = m0; mc0 < m1; mc0 += MC) {
-                int mc1 = Math.min(m1, mc0 + MC);
-                for (int j = 0; j * PW < nc; j++) {
-                    int col = n0 + j * PW;
-                    int cols = Math.min(PW, nc - j * PW);
-                    int wpOff = j * kc * PW;
-                    for (int r = mc0; r < mc1; r += MR) {
-                        GemmKernel.tile(kc, a, aOff + r * lda + k0, lda, panel, wpOff, c, cOff + r * ldc + col, ldc,
-                                Math.min(MR, mc1 - r), cols, first, e, r, col, acc);
-                    }
+        boolean first = k0 == 0;
+        w.pack(n0, nc, k0, kc, panel, scratch[1]);
+        for (int mc0 = m0; mc0 < m1; mc0 += MC) {
+            int mc1 = Math.min(m1, mc0 + MC);
+            for (int j = 0; j * PW < nc; j++) {
+                int col = n0 + j * PW;
+                int cols = Math.min(PW, nc - j * PW);
+                int wpOff = j * kc * PW;
+                for (int r = mc0; r < mc1; r += MR) {
+                    GemmKernel.tile(kc, ap, r * kc, panel, wpOff, c, cOff + r * ldc + col, ldc,
+                            Math.min(MR, mc1 - r), cols, first, e, r, col, acc);
                 }
             }
         }
-        if (e.gelu()) {
+        if (e.gelu() && k0 + kc >= k) {
             // GELU as its own pass over the block while it is still in L2, not in the micro-kernel's
             // store: there it made the store too big for C2 to inline at the twelve call sites, and
             // every accumulator crossing the call was boxed (measured: a fifth of encoder time).
