@@ -3,21 +3,35 @@ package dev.dictum.gpu.cpu;
 /**
  * Cache-blocked GEMM for many rows of A (the encoder: M = 1500): C[M, N] = epilogue(A · Wᵀ).
  *
- * <p>Blocking, for Zen 4 (32 KiB L1d, 1 MiB L2 per core):
+ * <p>Per depth block, two parallel steps: A's rows for that depth are packed once into MR-row,
+ * k-major micro-panels ({@link GemmRows}), then every task (column block × row chunk) packs its W
+ * block and runs the micro-kernel over the packed A. Blocking (sizes are properties, defaults chosen
+ * for both the 2-core Xeon this was measured on, 48 KiB L1d and 2 MiB L2 per core, and Zen 4, 32 KiB
+ * and 1 MiB):
  * <ul>
- *   <li>NC = 4 micro-panels of columns per task: the unit of parallel work and of packing.
+ *   <li>NC = 128 columns per task (4 micro-panels at 512 bits, 8 at 256): the unit of parallel work
+ *       and of W packing.
  *   <li>Depth blocks of at most KC = 512, split evenly ({@link #depthBlock}: K = 384 is one block,
- *       768 two of 384, 1280 three of 448 and a last of 384), never a short tail block. A micro-panel (kc × PW floats,
- *       up to 64 KiB at 512 bits, 32 KiB at 256) streams from L1/L2 while the kernel sweeps MC rows
- *       of A over it; the packed block (kc × NC, up to 256 KiB) stays in L2. Measured on the kernel
- *       alone (Zen 4): KC 64 → 75, 128 → 88, 256 → 97 GFLOP/s per core. Measured on the whole GEMM
- *       (issue 21, Intel with AVX-512, one thread, per CPU-second, machine under load 17-40):
- *       tiny's [1500×384]·[1536×384]ᵀ at 256 bits 28-31 GFLOP/s with KC = 256 (blocks 256 + 128)
- *       against 38-43 as one block of 384 or 512; at 512 bits 55-62 against 78-92.
- *   <li>MC = 120 rows: the MC × KC slice of A (120 KiB) stays in L2 next to the packed block,
- *       so A streams from L3/DRAM once per column block, not once per micro-panel.
+ *       768 two of 384, 1280 three of 448 and a last of 384), never a short tail block. A micro-panel
+ *       of W (kc × PW floats: up to 64 KiB at 512 bits, 32 KiB at 256) stays in L1/L2 while the kernel
+ *       sweeps MC rows of packed A over it; the packed W block (kc × NC, up to 256 KiB) stays in L2.
+ *       Measured on the kernel alone (Zen 4): KC 64 → 75, 128 → 88, 256 → 97 GFLOP/s per core.
+ *       Measured on the whole GEMM (issue 21, Intel with AVX-512, one thread, per CPU-second, machine
+ *       under load 17-40): tiny's [1500×384]·[1536×384]ᵀ at 256 bits 28-31 GFLOP/s with KC = 256
+ *       (blocks 256 + 128) against 38-43 as one block of 384 or 512; at 512 bits 55-62 against 78-92.
+ *       Session 12 (packed A) tried again at 512 bits, where the kernel alone is faster with the W
+ *       micro-panel in L1 (kc 192-256: 136-147 against 113-124 at 384): KC = 256, and splitting each
+ *       block into kernel calls of at most 256, were both not separable from the load's noise on the
+ *       whole GEMM, so neither is the default.
+ *   <li>MC = 120 rows: the MC × kc slice of packed A (up to 240 KiB) stays in L2 next to the packed W
+ *       block (60, 240 and 480 were not separable from it under load).
+ *   <li>Packed A: M × kc floats per call, in a buffer of the calling thread that the call's tasks on
+ *       other threads read; packing costs M·kc copies per depth block against 2·M·N·kc FLOPs, once for
+ *       all column blocks (before session 12 the kernel read MR rows of A {@code lda} apart, a stream
+ *       each).
  *   <li>Tasks = column blocks × row chunks; row chunks only as many as needed to give every thread
- *       several tasks (each chunk re-packs its W block, so fewer is cheaper).
+ *       several tasks (each chunk re-packs its W block, so fewer is cheaper; the encoder's shapes on
+ *       two threads have one chunk).
  * </ul>
  * Summation order depends only on the shapes, never on the thread that runs a task, so results are
  * bit-identical from run to run and between serial and concurrent calls.
