@@ -11,6 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Each k step loads {@value #NR} vectors of the packed W panel and broadcasts MR adjacent scalars
  * of the packed A micro-panel ({@link GemmRows}) into MR·NR accumulators.
+ * {@code tile6} and {@code tile4} are that one loop written out for 6 and for 4 rows: with one local
+ * per accumulator the row count cannot be a loop or a parameter.
  *
  * <p>History of the shape. On Zen 4 ({@code KernelProbe}, one core, KC = 128, 512-bit, GFLOP/s per
  * CPU-second; peak 116): 6×2 ≈ 88, 4×3 ≈ 88, 4×4 77, 6×3 70, 8×3 68, 6×4 66. Issue 21 measured a
