@@ -27,7 +27,8 @@ import jdk.incubator.vector.VectorSpecies;
  * (machine loaded, load 8-82): 256 bits 47-53 → 81-85, 512 bits 103-108 → 113-124 (kc = 192-256:
  * 136-147, the panel then in L1; the whole GEMM did not gain from such depth blocks). Unrolling the
  * k loop by two in the source lost at 256 bits (42-67: the second step's broadcasts spill) and was
- * noise at 512.
+ * noise at 512. With A packed, 6×2 at 256 bits ({@code -Ddictum.cpu.gemm.mr=6}) still ran at 61-62
+ * against 4×2's 82-86 (load 125-162).
  */
 final class GemmKernel {
 
