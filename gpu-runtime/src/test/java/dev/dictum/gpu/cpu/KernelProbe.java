@@ -2,7 +2,8 @@ package dev.dictum.gpu.cpu;
 
 /**
  * The GEMM micro-kernel alone on L1/L2-resident data, one thread, FLOPs per CPU-second of that
- * thread (immune to time-slicing on a shared machine). Arg: KC (depth per call). Used to pick the
+ * thread (immune to time-slicing on a shared machine); A is random data read as already packed micro-panels
+ * ({@link GemmRows}). Arg: KC (depth per call). Used to pick the
  * tile shape and KC: see {@link Gemm}.
  */
 public final class KernelProbe {
@@ -19,7 +20,7 @@ public final class KernelProbe {
             long flops = 0;
             for (int it = 0; it < 1000; it++) {
                 for (int r = 0; r + GemmKernel.MR <= rowsA; r += GemmKernel.MR) {
-                    GemmKernel.tile(kc, a, r * kc, kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, KernelEpilogue.NONE, r, 0, acc);
+                    GemmKernel.tile(kc, a, r * kc, wp, 0, c, r * GemmKernel.PW, GemmKernel.PW, GemmKernel.MR, GemmKernel.PW, it == 0, KernelEpilogue.NONE, r, 0, acc);
                     flops += 2L * GemmKernel.MR * GemmKernel.PW * kc;
                 }
             }
