@@ -13,12 +13,15 @@
 // online softmax; the two waves of a query half merge (max, sum, output) at the end. Lane = (row
 // group g = lane / 8: 4 queries; channel slice s = lane % 8: W = MAXD / 8 channels). Q (4 x W) and
 // the output (4 x W) stay in registers; only K and V go through LDS (32 keys x MAXD each, 16 KiB
-// for head size 64), read as whole rows that all lanes share (conflict-free 16-byte reads).
+// for head size 64), read in 16-byte pieces (the 4 row groups of a wave read the same addresses).
 // Scores of 8 keys: each lane dots its W channels of 4 queries with 8 keys (1 LDS float per 4 FMAs);
-// the sums over the 8 slices go key pair by key pair (xor 4, then 2 and 1: 48 shuffles per chunk,
-// few partial sums live), leaving lane s with the 4 queries' full scores for key s. Softmax in
-// registers on every wave (a max over the 8 lanes of a row group); P.V takes each key's 4
-// probabilities by shuffle and reads V like K. gfx1010 (hipcc 5.2): 142 VGPRs, no scratch.
+// the sums over the 8 slices are a reduce-scatter (xor 4, 2, 1: 28 shuffles per chunk, no select),
+// leaving lane s with the 4 queries' full scores for key s (gfx1100, short of VGPRs: key pair by key
+// pair, 48 shuffles and 16 selects). Scores in log2 units (Q scaled by log2(e) / sqrt(hd) once), so the
+// online softmax takes v_exp_f32 alone per probability; it runs in registers on every wave (a max over
+// the 8 lanes of a row group, by v_med3). P.V takes each key's 4 probabilities by shuffle and reads V
+// like K. gfx1010 (hipcc 5.2): 161 VGPRs, no scratch; per 8-key chunk 516 FMAs and 80 other VALU
+// instructions on a tile every query sees whole (scripts/gfx1010_isa_count.py; 265 before session 12).
 // Why: the former AMD body staged Q, K, V and the score tile in 29 KiB of LDS (4 waves per SIMD on
 // gfx1010), read one LDS float per FMA, and ran the softmax on one wave of four between barriers.
 #define DG_PC 8 // keys per score chunk (one per channel slice after the reduce-scatter)
@@ -113,7 +116,7 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
             qr[r][i] = qi < queries && d < hd ? q[(long long) qi * qStride + d] * scaleLog2 : 0.0f;
             o[r][i] = 0.0f;
         }
-        m[r] = -DG_INF;
+        m[r] = DG_SCORE_FLOOR;
         l[r] = 0.0f;
     }
     // Keys query i0 + rowInBlock + r sees: visFirst + r (causal) or nk, none past the last query.
@@ -152,6 +155,9 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
         }
         __syncthreads();
 
+        // Whether every query of the block sees every key of the tile (uniform; all but the last tile of
+        // the encoder's): then no score is masked, which saves 9 VALU per chunk on gfx1010.
+        const bool full = kt + DG_AK <= (causal ? nk - queries + i0 + 1 : nk) && i0 + DG_AQ <= queries;
 #pragma unroll 1
         for (int c = 0; c < DG_AK / KS / DG_PC; c++) {
             const int kc = kpar * (DG_AK / KS) + c * DG_PC; // the chunk's first key within the tile
@@ -163,7 +169,7 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
             // over are the ones its partner keeps (key (i + h) ^ s = i ^ (s ^ h) for h = 4, 2, 1 and i < h):
             // xor 4 hands over indices 4..7, xor 2 indices 2, 3, xor 1 index 1, and lane s ends with key s.
             // 7 shuffles and adds per query, no select (pairwise: 12, 12 and 4 selects). Written out here:
-            // as a function, LLVM 15 gives the kernel 185 VGPRs on gfx1010 instead of 151.
+            // as a function, LLVM 15 gave the kernel 34 VGPRs more on gfx1010 (5 waves per SIMD, not 6).
             {
                 const float* kc0 = ks + kc * MAXD + d0;
                 float part[4][R]; // indices 0..3 (over 2 slices), then 0..1 (over 4)
@@ -191,10 +197,12 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
 #else
             dg_portable_scores_pairwise<MAXD, R>(qr, ks + kc * MAXD + d0, s, p);
 #endif
+            if (!full) {
 #pragma unroll
-            for (int r = 0; r < R; r++) {
-                const bool seen = qFirst + r < queries && key < (causal ? visFirst + r : nk);
-                p[r] = seen ? p[r] : -DG_INF;
+                for (int r = 0; r < R; r++) {
+                    const bool seen = qFirst + r < queries && key < (causal ? visFirst + r : nk);
+                    p[r] = seen ? p[r] : -DG_INF;
+                }
             }
             // Online softmax of the chunk, row by row over the 8 lanes of the row group.
 #pragma unroll
@@ -204,9 +212,8 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
                 cm = dg_score_max(cm, DG_SHFL_XOR(cm, 2));
                 cm = dg_score_max(cm, DG_SHFL_XOR(cm, 4));
                 const float mn = dg_score_max(m[r], cm);
-                const float base = dg_softmax_base2(mn);
-                const float alpha = dg_exp2(m[r] - base); // 0 until the row's first visible key: o, l are 0
-                p[r] = dg_exp2(p[r] - base);
+                const float alpha = dg_exp2(m[r] - mn); // 0 on the row's first visible key (o, l are 0)
+                p[r] = dg_exp2(p[r] - mn);
                 l[r] = l[r] * alpha + p[r]; // this lane's part of the row sum (its keys only)
                 m[r] = mn;
                 if (alpha != 1.0f) { // the row's max did not move: nothing to rescale (most chunks)

@@ -63,16 +63,16 @@ __device__ __forceinline__ float dg_score_max(float a, float b) {
 #endif
 }
 
-// The max that a row's scores are taken against: mNew, or 0 while the row has seen no visible key
-// (mNew = -inf), so that 2^(s - max) is 0 for every masked score and 2^(m - max) = 0 rescales the
-// empty output without a guard around each exponential (-inf - -inf would be NaN).
-__device__ __forceinline__ float dg_softmax_base2(float mNew) {
-    return mNew == -DG_INF ? 0.0f : mNew;
-}
+// The running max a row starts from in log2 units: -FLT_MAX, not -inf, so that every max is finite and
+// no exponential needs a guard: a masked score (-inf) gives 2^(-inf - max) = 0, a row that has seen no
+// visible key keeps the floor (alpha = 2^0 = 1 on an empty output, l = 0, output 0), and its first key
+// rescales that empty output by 2^(floor - score) = 0 (the difference rounds to -FLT_MAX or -inf).
+#define DG_SCORE_FLOOR (-3.402823466e+38f)
 
-// dg_softmax_weight in log2 units: 2^(m - x); 0 when neither part saw a key (x = -inf).
+// The weight of a partial state with max m in a merge whose max is x >= m (both finite, or m = -inf
+// for an empty partner): 2^(m - x).
 __device__ __forceinline__ float dg_softmax_weight2(float m, float x) {
-    return dg_exp2(m - dg_softmax_base2(x));
+    return dg_exp2(m - x);
 }
 
 // ---- both NVIDIA bodies: mma C fragments (elements 0, 1 row g; 2, 3 row g + 8) ---------------------
