@@ -8,28 +8,42 @@ Assumptions (each named in docs/benchmarks.md, "The RX 5700 XT on paper"):
   DRAM, of which 250 GB/s is what other engines' kernels reach on it (used for every memory-bound
   kernel); LDS 128 bytes per clock per CU.
 - gemm_f16 / conv1d_gelu_f16 since issue 22 (gemm_tile_portable_8x8.cuh: f32 FMA, 128 x 128 tile,
-  8 x 8 outputs per lane, 16-wide k-slices in two LDS buffers; 132 VGPRs, 35 904 B of LDS, no
+  8 x 8 outputs per lane, 16-wide k-slices in two LDS buffers; 133 VGPRs, 35 904 B of LDS, no
   scratch: 6 waves per SIMD, three blocks per WGP). Per lane and k-step four 16-byte LDS reads feed
   64 FMAs: 1 byte of LDS per FMA, half the LDS rate (the 64 x 64 tile read 2, exactly the rate).
-  Its gfx1010 ISA (hipcc -S): the k-loop is 512 FMAs, 32 ds_read_b128 and 2 other VALU per 8
-  k-steps; per 16-wide slice 1024 FMAs against at most 133 other VALU instructions (the loop, the
-  global loads of every edge path, the LDS stores, f16 widening; the aligned path takes fewer), so
-  >= 88.5 % of the VALU issue slots are FMAs (GEMM_FMA_SHARE). GEMM_ISSUE (0.90) is the allowance for
-  what the count leaves out: one barrier per 1024 FMAs per lane (two of a SIMD's six waves wait at
-  it at a time), the global loads' latency past one slice, LDS bank conflicts on the stores; the
-  product, 80 %, is what rocBLAS-class SGEMMs with such tiles reach on RDNA1 (75-80 %). Per GEMM
-  shape the efficiency is scaled by the tile fill (1500 rows fill 12 tiles of 128 to 97.7 %) and
-  by the blocks per WGP rounded up (20 WGPs: ceil(tiles / 20) rounds of one block each per WGP).
-  Before (GEMM_EFF_64, the "before" columns): the 64 x 64 tile at 60 % of the f32 peak.
-- attention_f32, the portable (AMD) body since issue 12's fix (f32, flash-style; 142 VGPRs, 16 KiB of
+  The VALU instructions besides the FMAs per 16-wide slice (1024 FMAs per lane) are counted in the
+  gfx1010 ISA by scripts/gfx1010_isa_count.py, per path a shape takes (session 12, GEMM_OTHER):
+  "aligned" 27.5 (gemm_f16 where x's rows are 16-byte aligned, n % 128 == 0 and k % 16 == 0: every
+  encoder GEMM but the convolutions; the slice loop is unrolled by two, so the LDS buffer is a
+  constant), "rows_edge" 47.5 (the same in the last row tile when rows % 128 != 0: the waves past
+  the last row add A's element-wise arm, 20), "conv" 166.5 (conv1d_gelu_f16: the im2col loader is
+  element-wise, w 16-byte), "worst" 119.5 (every arm of gemm_f16's loads, any other shape). Until
+  session 12 the model charged every slice the worst path of the code then (133; its aligned path
+  was 42). The FMA share is 1024 / (1024 + other); GEMM_ISSUE (0.90) is the allowance for what the
+  count leaves out: one barrier per 1024 FMAs per lane (two of a SIMD's six waves wait at it at a
+  time), the global loads' latency past one slice, LDS bank conflicts on the stores; share x issue on
+  the aligned path, 87.6 %, is above the 75-80 % that rocBLAS-class SGEMMs with such tiles reach on
+  RDNA1, which is why the figures below are a paper bound and no promise. Per GEMM shape the
+  efficiency is scaled by the tile fill (1500 rows fill 12 tiles of 128 to 97.7 %) and by the blocks
+  per WGP rounded up (20 WGPs: ceil(tiles / 20) rounds of one block each per WGP).
+  The figures in brackets ("s11") are the code before session 12 counted the same way: aligned 42
+  (the buffer a runtime value: 4 VALU to select it, 11 to address the stores), rows_edge 62, conv
+  177, worst 133 (GEMM_OTHER_S11).
+- attention_f32, the portable (AMD) body since issue 12's fix (f32, flash-style; 161 VGPRs, 16 KiB of
   LDS used, 21 KiB passed by the launch, which both bodies share): 6 waves per SIMD (LDS and VGPRs
-  allow 6 and 7). Counted in its gfx1010 ISA (hipcc -S), per lane and 8-key chunk: 512 FMAs and
-  about 180 other VALU instructions (8 expf with range reduction, butterfly adds, masks; the
-  output's rescaling, 32 more, only in chunks where a row's max moved), 32 ds_read_b128 and 92
-  ds_bpermute: 1.72 bytes of LDS per FMA, under the 2 at which LDS would cap the FMA rate, so
-  VALU-bound with ~74 % of its issue slots FMAs; with a barrier pair per 32 keys and the K/V
-  staging: taken at 55 % of the f32 peak (it was 35 %: 29 KiB of LDS per block, 4 waves per SIMD,
-  4 bytes of LDS per FMA, the softmax on one wave of four between barriers).
+  allow 6 and 6). Counted in its gfx1010 ISA (scripts/gfx1010_isa_count.py), per lane and 8-key chunk
+  since session 12: 512 FMAs of Q.K and P.V, 4 more for the row sums, and ATT_OTHER other VALU
+  instructions: 80 where every query of the block sees the whole 32-key tile ("full"), 89 where the
+  scores are masked ("edge": the encoder's last key tile and last query block, 4 % of its pairs).
+  They are the scores summed over the lanes by a 7-step reduce-scatter, and per query row the max over
+  8 lanes by v_med3 and two v_exp_f32 (scale and log2(e) folded into Q; a -FLT_MAX floor instead of
+  -inf, so no guard); the output's rescaling, 32 more, only in chunks where a row's max moved. So
+  512 / 596 = 85.9 % of the issue slots are FMAs on full tiles. ATT_ISSUE (0.743) is the allowance for
+  the barrier pair per 32 keys and the K/V staging, kept from the earlier figures (55 % of the peak at
+  a hand-counted 74 % share). The same count of the body before session 12 (expf with its range
+  reduction and guards, a pairwise sum with selects, fmaxf with canonicalisations, a loop over the 8
+  keys of P.V) gives 512 FMAs + 20 + 265 other: 64.2 %, so the earlier 55 % was 47.7 % by the same
+  allowance (ATT_EFF_S11, the brackets): the hand count had missed about 100 instructions.
 - Memory-bound kernels (layer norm, transpose, GEMV, cross-attention, embed, copies): bytes moved
   at 250 GB/s, plus a fixed 6 us per launch for the GPU-side launch gap and ramp of a small grid
   (the H100 showed 11-12 us for a lone 1280 x 1280 GEMV, most of it fixed cost).
@@ -49,42 +63,67 @@ F32 = 9.75e12
 BW = 250e9
 FIXED = 6e-6
 HOST = 4.6e-6
-GEMM_FMA_SHARE = 1024 / (1024 + 133)
+GEMM_OTHER = {"aligned": 27.5, "rows_edge": 47.5, "conv": 166.5, "worst": 119.5}
+GEMM_OTHER_S11 = {"aligned": 42, "rows_edge": 62, "conv": 177, "worst": 133}
 GEMM_ISSUE = 0.90
-GEMM_EFF = GEMM_FMA_SHARE * GEMM_ISSUE
-GEMM_EFF_64 = 0.60
 TILE = 128
 WGPS = 20
-ATT_EFF = 0.55
+ATT_OTHER = {"full": 80, "edge": 89}
+ATT_ISSUE = 0.55 / 0.74
+ATT_EFF_S11 = 512 / (532 + 265) * ATT_ISSUE
 T = 1500
 VOCAB = 51866
 MODELS = {"tiny": (384, 4, 4, 80), "small": (768, 12, 12, 80), "large-v3-turbo": (1280, 32, 4, 128),
           "large-v3": (1280, 32, 32, 128)}
 
 
-def gemm_seconds(rows, n, k, tiled=True):
-    """One GEMM's time: on the 128 x 128 tile at GEMM_EFF times its fill, or at GEMM_EFF_64."""
+def gemm_path_other(rows, n, k, kind, other=GEMM_OTHER):
+    """Non-FMA VALU per 1024 FMAs, averaged over the row tiles: the path each tile's slices take."""
+    if kind == "conv":
+        return other["conv"]
+    if n % TILE or k % 16:
+        return other["worst"]
+    row_tiles = -(-rows // TILE)
+    edge = 1 if rows % TILE else 0
+    return ((row_tiles - edge) * other["aligned"] + edge * other["rows_edge"]) / row_tiles
+
+
+def gemm_seconds(rows, n, k, kind="linear", model="s12"):
+    """One GEMM's time on the 128 x 128 tile: FMA share of its path (this session's code, or "s11": the
+    code before it) x GEMM_ISSUE x its fill."""
     flop = 2 * rows * n * k
-    if not tiled:
-        return flop / (F32 * GEMM_EFF_64)
+    other = GEMM_OTHER_S11 if model == "s11" else GEMM_OTHER
+    eff = 1024 / (1024 + gemm_path_other(rows, n, k, kind, other)) * GEMM_ISSUE
     tiles = -(-rows // TILE) * -(-n // TILE)
     fill = rows * n / (tiles * TILE * TILE) * (tiles / WGPS) / -(-tiles // WGPS)
-    return flop / (F32 * GEMM_EFF * fill)
+    return flop / (F32 * eff * fill)
 
 
 def encoder_gemms(d, el, dl, mels):
-    """(rows, n, k, count) of every encoder GEMM: the layers, both convolutions, the cross K/V."""
-    return [(T, d, d, 4 * el), (T, 4 * d, d, el), (T, d, 4 * d, el), (3000, d, 3 * mels, 1), (T, d, 3 * d, 1),
-            (T, d, d, 2 * dl)]
+    """(rows, n, k, count, kind) of every encoder GEMM: the layers, both convolutions, the cross K/V."""
+    return [(T, d, d, 4 * el, "linear"), (T, 4 * d, d, el, "linear"), (T, d, 4 * d, el, "linear"),
+            (3000, d, 3 * mels, 1, "conv"), (T, d, 3 * d, 1, "conv"), (T, d, d, 2 * dl, "linear")]
+
+
+def attention_eff(n):
+    """attention_f32's share of the f32 peak on n x n (queries x keys): the FMA share of the chunks, full
+    tiles and masked ones weighted by their count (32 queries per block, 32 keys per tile), x ATT_ISSUE."""
+    blocks = -(-n // 32)
+    full = (n // 32) ** 2 / blocks ** 2
+    other = full * ATT_OTHER["full"] + (1 - full) * ATT_OTHER["edge"]
+    return 512 / (516 + other) * ATT_ISSUE
 
 
 Q8_BYTES = 34 / 32
 
 
-def encoder(d, el, dl, mels, att_eff=ATT_EFF, tiled=True, q8_0=False):
+def encoder(d, el, dl, mels, model="s12", q8_0=False):
+    """The encoder's time: model "s12" (this session's code) or "s11" (the code before it), both counted
+    by scripts/gfx1010_isa_count.py."""
     shapes = encoder_gemms(d, el, dl, mels)
-    gemm_flop = sum(2 * r * n * k * c for r, n, k, c in shapes)
-    t_gemm = sum(gemm_seconds(r, n, k, tiled) * c for r, n, k, c in shapes)
+    gemm_flop = sum(2 * r * n * k * c for r, n, k, c, _ in shapes)
+    t_gemm = sum(gemm_seconds(r, n, k, kind, model) * c for r, n, k, c, kind in shapes)
+    att_eff = attention_eff(T) if model == "s12" else ATT_EFF_S11
     att = 4 * T * T * d * el
     # bytes of the memory-bound kernels per layer: 2 layer norms (read + write); per decoder layer the
     # cross keys' transpose and the values' rounding, each reading f32 and writing f16 (issue 22: 6 bytes
@@ -114,23 +153,27 @@ def decoder_step(d, dl, rows=1, q8_0=False):
 
 
 def main():
-    print(f"GEMM efficiency on the 128 x 128 tile: {GEMM_FMA_SHARE:.3f} FMA share x {GEMM_ISSUE:.2f} = "
-          f"{GEMM_EFF:.3f} of the f32 peak, times each shape's fill; before: {GEMM_EFF_64:.2f}")
-    print("| model | encoder GEMM (TFLOP, ms; 64 x 64 tile) | encoder attention (TFLOP, ms) | memory-bound + launches ms | "
-          "encoder ms (64 x 64 tile) | decoder bytes/token | decoder ms/token (GPU; host) | release-to-text 5 s ms (64 x 64 tile) |")
+    for kind in ("aligned", "rows_edge", "conv", "worst"):
+        share = 1024 / (1024 + GEMM_OTHER[kind])
+        print(f"GEMM {kind}: {share:.3f} FMA share x {GEMM_ISSUE:.2f} = {share * GEMM_ISSUE:.3f} of the f32 peak "
+              f"(s11: {1024 / (1024 + GEMM_OTHER_S11[kind]) * GEMM_ISSUE:.3f}), times each shape's fill")
+    print(f"attention 1500 x 1500: {attention_eff(T) / ATT_ISSUE:.3f} FMA share x {ATT_ISSUE:.3f} = "
+          f"{attention_eff(T):.3f} of the f32 peak (s11: {ATT_EFF_S11:.3f})")
+    print("| model | encoder GEMM (TFLOP, ms; s11) | encoder attention (TFLOP, ms; s11) | memory-bound + launches ms | "
+          "encoder ms (s11) | decoder bytes/token | decoder ms/token (GPU; host) | release-to-text 5 s ms (s11) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     rows = [(name, dims, False) for name, dims in MODELS.items()]
     rows += [(name + " q8_0", dims, True) for name, dims in MODELS.items() if name.startswith("large")]
     for name, (d, el, dl, mels), q8_0 in rows:
         e = encoder(d, el, dl, mels, q8_0=q8_0)
-        b = encoder(d, el, dl, mels, tiled=False, q8_0=q8_0)
+        b = encoder(d, el, dl, mels, model="s11", q8_0=q8_0)
         s = decoder_step(d, dl, q8_0=q8_0)
         prompt = decoder_step(d, dl, rows=4, q8_0=q8_0)["ms"]
         r2t = e["total_ms"] + prompt + 16 * s["ms"]
         r2t_before = b["total_ms"] + prompt + 16 * s["ms"]
-        print(f"| {name} | {e['gemm_tflop']:.2f}, {e['gemm_ms']:.0f} ({b['gemm_ms']:.0f}) | {e['att_tflop']:.2f}, "
-              f"{e['attention_ms']:.0f} | {e['memory_ms']:.1f} | **{e['total_ms']:.0f}** ({b['total_ms']:.0f}) | "
-              f"{s['bytes_gb']:.2f} GB | **{s['ms']:.2f}** ({s['gpu_ms']:.2f}; {s['host_ms']:.2f}) | "
+        print(f"| {name} | {e['gemm_tflop']:.2f}, {e['gemm_ms']:.1f} ({b['gemm_ms']:.1f}) | {e['att_tflop']:.2f}, "
+              f"{e['attention_ms']:.1f} ({b['attention_ms']:.1f}) | {e['memory_ms']:.1f} | **{e['total_ms']:.1f}** "
+              f"({b['total_ms']:.1f}) | {s['bytes_gb']:.2f} GB | **{s['ms']:.2f}** ({s['gpu_ms']:.2f}; {s['host_ms']:.2f}) | "
               f"**{r2t:.0f}** ({r2t_before:.0f}) |")
 
 

@@ -38,6 +38,43 @@ __device__ __forceinline__ float dg_softmax_inverse(float l) {
     return l > 0.0f ? 1.0f / l : 0.0f;
 }
 
+// ---- the portable body: the same steps with scores in log2 units (FlashAttention's exp2 form) ------
+
+// 2^x. On gfx10 __builtin_exp2f is v_exp_f32 alone (1 ulp; a result below 2^-126 flushes to 0, as
+// NVIDIA's ex2.approx.ftz in attention_mma64.cuh), where expf spends 14 VALU instructions on its range
+// reduction and guards and exp2f 6 on denormal scaling; the CPU emulation's g++ takes libm's exp2f.
+// CUDA (the test-only module attention_portable): exp2f.
+__device__ __forceinline__ float dg_exp2(float x) {
+#if defined(__HIP__) || !defined(__CUDACC__)
+    return __builtin_exp2f(x);
+#else
+    return exp2f(x);
+#endif
+}
+
+// max(a, b) of two scores in log2 units (finite or -inf, never NaN). On AMD v_med3_f32(a, b, +inf): one
+// instruction, where fmaxf in the kernels' IEEE mode first quiets each operand LLVM cannot prove
+// canonical (a shuffled value: 3 instructions per step of a row's max). Elsewhere fmaxf.
+__device__ __forceinline__ float dg_score_max(float a, float b) {
+#if defined(__HIP__)
+    return __builtin_amdgcn_fmed3f(a, b, DG_INF);
+#else
+    return fmaxf(a, b);
+#endif
+}
+
+// The running max a row starts from in log2 units: -FLT_MAX, not -inf, so that every max is finite and
+// no exponential needs a guard: a masked score (-inf) gives 2^(-inf - max) = 0, a row that has seen no
+// visible key keeps the floor (alpha = 2^0 = 1 on an empty output, l = 0, output 0), and its first key
+// rescales that empty output by 2^(floor - score) = 0 (the difference rounds to -FLT_MAX or -inf).
+#define DG_SCORE_FLOOR (-3.402823466e+38f)
+
+// The weight of a partial state with max m in a merge whose max is x >= m (both finite, or m = -inf
+// for an empty partner): 2^(m - x).
+__device__ __forceinline__ float dg_softmax_weight2(float m, float x) {
+    return dg_exp2(m - x);
+}
+
 // ---- both NVIDIA bodies: mma C fragments (elements 0, 1 row g; 2, 3 row g + 8) ---------------------
 
 // The 4 lanes of an mma fragment's row are lanes 4g .. 4g + 3.

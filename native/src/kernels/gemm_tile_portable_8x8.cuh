@@ -14,7 +14,7 @@
 //   not per FMA), rows padded by 4 floats (float4 alignment kept).
 // - The next slice's global loads (A: two 16-byte loads per lane, w: one) are issued before this
 //   slice's FMAs and stored into the other buffer after them.
-// - 64 accumulators, 32 operands (this k-step's and the next one's), 16 staging registers: 132 VGPRs
+// - 64 accumulators, 32 operands (this k-step's and the next one's), 16 staging registers: 133 VGPRs
 //   and no scratch on gfx1010, 6 waves per SIMD (Gfx1010MetadataTest).
 // Edges: rows, columns and k past the matrix read as zeros and outputs past it are not written; the
 // 16-byte paths only where the loader says rows are 16-byte aligned (LoadA::vec4), w's rows are
@@ -30,6 +30,7 @@
 #define DG_P8_TILE 128
 #define DG_P8_BK 16
 #define DG_P8_LD (DG_P8_TILE + 4)
+#define DG_P8_BUF ((DG_P8_BK + 1) * DG_P8_LD) // floats per LDS buffer of one operand
 // Whether step kk + 1's fragments are read during step kk's FMAs. Not on gfx11, where LLVM 15 holds
 // the body to 128 VGPRs (8 waves per SIMD) and the 16 registers more spill.
 #if defined(__gfx1100__) || defined(__gfx1101__) || defined(__gfx1102__)
@@ -73,6 +74,54 @@ __device__ __forceinline__ void dg_p8_store4(float* out, int n, int r, int c, fl
     }
 }
 
+// One k-slice of dg_gemm_tile_portable_8x8 in LDS buffer BUF (a constant, so that every LDS address is an
+// immediate offset from a per-lane base: a runtime buffer cost gfx1010 4 VALU per slice to select it and
+// 7 to rebase the stores): the next slice's global loads, this slice's 16 k-steps, the next slice's
+// stores into the other buffer, the barrier.
+template <int BUF, class Load, class Store, class Frag>
+__device__ __forceinline__ void dg_p8_slice(float (&acc)[8][8], int s, int slices, const Load& load,
+                                            const Store& store, const Frag& frag) {
+    const bool more = s + 1 < slices; // uniform per block
+    if (more) {
+        load((s + 1) * DG_P8_BK); // in flight during this slice's FMAs
+    }
+    // The fragments of step kk + 1 are read while step kk's 64 FMAs run (16 more registers; not
+    // on gfx11: DG_P8_AHEAD); the loop unrolled by 8, not 16: fully unrolled, LLVM hoists all 64
+    // LDS reads of the slice and spills (256 VGPRs, 424 bytes of scratch on gfx1010).
+    float4 a0, a1, b0, b1;
+    if (DG_P8_AHEAD) {
+        frag(BUF, 0, a0, a1, b0, b1);
+    }
+#pragma unroll 8
+    for (int kk = 0; kk < DG_P8_BK; kk++) {
+        float4 na0, na1, nb0, nb1;
+        if (DG_P8_AHEAD) {
+            frag(BUF, kk + 1, na0, na1, nb0, nb1);
+        } else {
+            frag(BUF, kk, a0, a1, b0, b1);
+        }
+        const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+            }
+        }
+        if (DG_P8_AHEAD) {
+            a0 = na0;
+            a1 = na1;
+            b0 = nb0;
+            b1 = nb1;
+        }
+    }
+    if (more) {
+        store(BUF ^ 1); // its last readers finished before the previous barrier
+    }
+    __syncthreads();
+}
+
 template <class LoadA>
 __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, const __half* w, const __half* bias,
                                                           float* out, int rows, int n, int k, int epilogue, int row0,
@@ -93,15 +142,26 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
 
     // Staging: float4 s of A is row e / 4, k 4 (e % 4) .. + 3 (e = tid + 256 s: 4 lanes read 64
     // contiguous bytes of a row); w's 8 halves are column tid / 2, k 8 (tid % 2) .. + 7.
+    // Per-lane addresses computed once: w's row (its 8 halves per slice), and in LDS where this lane
+    // stores its staged values and reads its fragments, in buffer 0 (buffer 1: + DG_P8_BUF floats,
+    // a uniform offset). Per slice the paths below then cost no address arithmetic but one add per
+    // base, and whether a slice is whole (k0 + 16 <= k) is one uniform test.
+    const int wc = col0 + tid / 2;
+    const __half* wRow = w + (long long) wc * k + 8 * (tid % 2);
+    float* const aSt = &As[0][4 * (tid % 4)][tid / 4];
+    float* const bSt = &Bs[0][8 * (tid % 2)][tid / 2];
+    const float* const aRd = &As[0][0][4 * ty];
+    const float* const bRd = &Bs[0][0][4 * tx];
     float4 aReg[2];
     float bReg[8];
     auto load = [&](int k0) {
+        const bool whole = k0 + DG_P8_BK <= k; // uniform
 #pragma unroll
         for (int s = 0; s < 2; s++) {
             const int e = tid + s * DG_GEMM_THREADS;
             const int r = row0 + e / 4;
             const int gk = k0 + 4 * (e % 4);
-            if (aVec && r < rows && gk + 4 <= k) {
+            if (aVec && whole && r < rows) {
                 aReg[s] = loadA.load4(r, gk);
             } else {
                 aReg[s].x = (r < rows && gk < k) ? loadA(r, gk) : 0.0f;
@@ -110,11 +170,11 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
                 aReg[s].w = (r < rows && gk + 3 < k) ? loadA(r, gk + 3) : 0.0f;
             }
         }
-        const int c = col0 + tid / 2;
+        const int c = wc;
         const int gk = k0 + 8 * (tid % 2);
-        if (wVec && c < n && gk + 8 <= k) {
+        if (wVec && whole && c < n) {
             __half h[8];
-            *reinterpret_cast<uint4*>(h) = *reinterpret_cast<const uint4*>(w + (long long) c * k + gk);
+            *reinterpret_cast<uint4*>(h) = *reinterpret_cast<const uint4*>(wRow + k0);
 #pragma unroll
             for (int i = 0; i < 8; i++) {
                 bReg[i] = __half2float(h[i]);
@@ -126,29 +186,31 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
             }
         }
     };
+    // As[buf][4 (e % 4) + j][e / 4] for e = tid + 256 s (row tid / 4 + 64 s), Bs[buf][8 (tid % 2) + i][tid / 2].
     auto store = [&](int buf) {
+        float* a = aSt + buf * DG_P8_BUF;
+        float* b = bSt + buf * DG_P8_BUF;
 #pragma unroll
         for (int s = 0; s < 2; s++) {
-            const int e = tid + s * DG_GEMM_THREADS;
-            const int r = e / 4;
-            const int kq = 4 * (e % 4);
-            As[buf][kq][r] = aReg[s].x;
-            As[buf][kq + 1][r] = aReg[s].y;
-            As[buf][kq + 2][r] = aReg[s].z;
-            As[buf][kq + 3][r] = aReg[s].w;
+            a[64 * s] = aReg[s].x;
+            a[DG_P8_LD + 64 * s] = aReg[s].y;
+            a[2 * DG_P8_LD + 64 * s] = aReg[s].z;
+            a[3 * DG_P8_LD + 64 * s] = aReg[s].w;
         }
 #pragma unroll
         for (int i = 0; i < 8; i++) {
-            Bs[buf][8 * (tid % 2) + i][tid / 2] = bReg[i];
+            b[i * DG_P8_LD] = bReg[i];
         }
     };
 
     // Step kk of buffer buf: the lane's 8 rows of A and 8 columns of w (four 16-byte LDS reads).
     auto frag = [&](int buf, int kk, float4& a0, float4& a1, float4& b0, float4& b1) {
-        a0 = *reinterpret_cast<const float4*>(&As[buf][kk][4 * ty]);
-        a1 = *reinterpret_cast<const float4*>(&As[buf][kk][64 + 4 * ty]);
-        b0 = *reinterpret_cast<const float4*>(&Bs[buf][kk][4 * tx]);
-        b1 = *reinterpret_cast<const float4*>(&Bs[buf][kk][64 + 4 * tx]);
+        const float* a = aRd + buf * DG_P8_BUF + kk * DG_P8_LD;
+        const float* b = bRd + buf * DG_P8_BUF + kk * DG_P8_LD;
+        a0 = *reinterpret_cast<const float4*>(a);
+        a1 = *reinterpret_cast<const float4*>(a + 64);
+        b0 = *reinterpret_cast<const float4*>(b);
+        b1 = *reinterpret_cast<const float4*>(b + 64);
     };
 
     float acc[8][8];
@@ -164,47 +226,11 @@ __device__ __forceinline__ void dg_gemm_tile_portable_8x8(const LoadA& loadA, co
     load(0);
     store(0);
     __syncthreads();
-    for (int s = 0; s < slices; s++) {
-        const int buf = s & 1;
-        const bool more = s + 1 < slices; // uniform per block
-        if (more) {
-            load((s + 1) * DG_P8_BK); // in flight during this slice's FMAs
+    for (int s = 0; s < slices; s += 2) {
+        dg_p8_slice<0>(acc, s, slices, load, store, frag);
+        if (s + 1 < slices) {
+            dg_p8_slice<1>(acc, s + 1, slices, load, store, frag);
         }
-        // The fragments of step kk + 1 are read while step kk's 64 FMAs run (16 more registers; not
-        // on gfx11: DG_P8_AHEAD); the loop unrolled by 8, not 16: fully unrolled, LLVM hoists all 64
-        // LDS reads of the slice and spills (256 VGPRs, 424 bytes of scratch on gfx1010).
-        float4 a0, a1, b0, b1;
-        if (DG_P8_AHEAD) {
-            frag(buf, 0, a0, a1, b0, b1);
-        }
-#pragma unroll 8
-        for (int kk = 0; kk < DG_P8_BK; kk++) {
-            float4 na0, na1, nb0, nb1;
-            if (DG_P8_AHEAD) {
-                frag(buf, kk + 1, na0, na1, nb0, nb1);
-            } else {
-                frag(buf, kk, a0, a1, b0, b1);
-            }
-            const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-            for (int i = 0; i < 8; i++) {
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
-                }
-            }
-            if (DG_P8_AHEAD) {
-                a0 = na0;
-                a1 = na1;
-                b0 = nb0;
-                b1 = nb1;
-            }
-        }
-        if (more) {
-            store(buf ^ 1); // its last readers finished before the previous barrier
-        }
-        __syncthreads();
     }
 
     const bool vecOut = (n % 4) == 0 && (reinterpret_cast<unsigned long long>(out) & 15) == 0;
