@@ -38,8 +38,8 @@ class GpuSpeculationExactnessTest {
                 SpeculationExactness check = new SpeculationExactness(e, toy);
                 check.checkAll(SpeculationExactness.samples(toy + "-samples"),
                         SpeculationExactness.seed(toy + " on " + api));
-                System.out.printf("%s on %s: %d releases, %d from the speculation%n", toy, api, check.releases,
-                        check.speculativeReleases);
+                System.out.printf("%s on %s: %d releases, %d from the speculation, %d before any speech%n", toy, api,
+                        check.releases, check.speculativeReleases, check.unheardReleases);
                 ran++;
             }
         }

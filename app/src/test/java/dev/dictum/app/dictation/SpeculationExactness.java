@@ -57,6 +57,8 @@ final class SpeculationExactness {
     int speculativeReleases;
     int releases;
     int cutReleases;
+    /** Releases before the trimmer heard speech (only early points inside the first sample can be). */
+    int unheardReleases;
 
     SpeculationExactness(WhisperEngine whisper, String name) {
         this.engine = new WhisperSpeechEngine(whisper, name, whisper.backend().name(), () -> settings);
@@ -165,7 +167,14 @@ final class SpeculationExactness {
         }
         r.close();
         Cut reference = cut(rec, release);
-        assertThat(r.heardSpeech()).as(what + ": speech heard").isTrue();
+        assertThat(r.heardSpeech()).as(what + ": speech heard as the trimmer's rule says").isEqualTo(reference.heardSpeech());
+        if (!reference.heardSpeech()) {
+            // Released before the seventh voiced frame (early "inside the first" points of a sample whose
+            // speech starts late, e.g. sample_02 at 1.0 s: 6 voiced frames): the controller's gate inserts
+            // nothing, so there is no text to compare.
+            unheardReleases++;
+            return;
+        }
         Transcript t = r.session(null).finish();
         assertThat(inner.pieces()).as(what + ": the pieces are where the rule cuts").isEqualTo(reference.pieces());
         String expected = references.computeIfAbsent(Arrays.hashCode(reference.audio()) * 31 + reference.pieces().size(),
@@ -190,7 +199,7 @@ final class SpeculationExactness {
     }
 
     /** The trimmed audio of a release and its pieces by the documented rule. */
-    record Cut(float[] audio, List<DictationSession.Range> pieces) {
+    record Cut(float[] audio, List<DictationSession.Range> pieces, boolean heardSpeech) {
     }
 
     /**
@@ -231,7 +240,7 @@ final class SpeculationExactness {
         if (audio.length > start) {
             pieces.add(new DictationSession.Range(start, audio.length));
         }
-        return new Cut(audio, pieces);
+        return new Cut(audio, pieces, t.heardSpeech());
     }
 
     /** From scratch: the whole trimmed recording at once, or its pieces in order, each prompted by those before. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * warps per output for long rows) on each of its load paths — GpuOpsTest's linear cases pass x at an
  * odd offset, so they reach only the scalar loads — against the CPU backend in f32
  * (‖got − want‖ / ‖want‖ ≤ 1e-5, as GpuOpsTest: f16 weights are exact, only the summation order
- * differs), outputs poisoned with NaN and guarded; and run twice, bit for bit the same (the slices'
+ * differs; for GELU over the norm of its input, see the assertion), outputs poisoned with NaN and guarded; and run twice, bit for bit the same (the slices'
  * sums are added in a fixed order, no atomics: a result that changed between runs would be a race).
  * The split cross-attention is in GpuOpsTest's crossAttention cases.
  */
@@ -48,6 +48,29 @@ class GpuGemvTest {
         return Gpus.perApi(cases);
     }
 
+    private static float[] cpuLinear(float[] x, int rows, int n, Weight w, Weight b, Epilogue e, float[] out) {
+        try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(out.length)) {
+            CPU.upload(x, 0, cx, 0, x.length);
+            CPU.upload(out, 0, co, 0, out.length);
+            CPU.linear(cx, 0, rows, w, b, co, 0, e);
+            CPU.download(co, 0, out, 0, out.length);
+        }
+        return out;
+    }
+
+    private static double diff(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            double d = (double) a[i] - b[i];
+            s += d * d;
+        }
+        return Math.sqrt(s);
+    }
+
+    private static double norm(float[] a) {
+        return diff(a, new float[a.length]);
+    }
+
     @ParameterizedTest(name = "{0} rows={1} n={2} k={3} x offset={4}")
     @MethodSource("gemvCases")
     void gemvMatchesTheCpuOnEveryLoadPathAndRepeatsBitForBit(String api, int rows, int n, int k, int offset) {
@@ -60,14 +83,9 @@ class GpuGemvTest {
         Weight gb = gpu.upload(bias);
         Weight cw = CPU.upload(w);
         Weight cb = CPU.upload(bias);
+        float[] pre = cpuLinear(x, rows, n, cw, cb, Epilogue.NONE, new float[rows * n]);
         for (Epilogue e : Epilogue.values()) {
-            float[] want = e == Epilogue.ADD ? initial.clone() : new float[rows * n];
-            try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(want.length)) {
-                CPU.upload(x, 0, cx, 0, x.length);
-                CPU.upload(want, 0, co, 0, want.length);
-                CPU.linear(cx, 0, rows, cw, cb, co, 0, e);
-                CPU.download(co, 0, want, 0, want.length);
-            }
+            float[] want = cpuLinear(x, rows, n, cw, cb, e, e == Epilogue.ADD ? initial.clone() : new float[rows * n]);
             float[] first = null;
             for (int run = 0; run < 2; run++) {
                 try (Buffer gx = gpu.allocate(x.length + offset); Buffer go = poisoned(gpu, want.length)) {
@@ -78,7 +96,11 @@ class GpuGemvTest {
                     gpu.linear(gx, offset, rows, gw, gb, go, 0, e);
                     float[] got = read(gpu, go, want.length);
                     if (run == 0) {
-                        assertThat(relErr(got, want)).as("%s epilogue %s", api, e).isLessThanOrEqualTo(1e-5);
+                        // GELU's error is measured against the size of its input: near and below zero it
+                        // shrinks its output, and a few small outputs (n = 5) would turn two f32 summation
+                        // orders' ~1e-6 into a relative error over 1e-5 (1.48e-5 in one H200 run).
+                        double err = e == Epilogue.GELU ? diff(got, want) / norm(pre) : relErr(got, want);
+                        assertThat(err).as("%s epilogue %s", api, e).isLessThanOrEqualTo(1e-5);
                         first = got;
                     } else {
                         assertThat(Arrays.equals(got, first)).as("%s epilogue %s: second run, same bits", api, e)
