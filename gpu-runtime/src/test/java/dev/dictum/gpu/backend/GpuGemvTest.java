@@ -48,16 +48,6 @@ class GpuGemvTest {
         return Gpus.perApi(cases);
     }
 
-    private static float[] cpuLinear(float[] x, int rows, int n, Weight w, Weight b, Epilogue e, float[] out) {
-        try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(out.length)) {
-            CPU.upload(x, 0, cx, 0, x.length);
-            CPU.upload(out, 0, co, 0, out.length);
-            CPU.linear(cx, 0, rows, w, b, co, 0, e);
-            CPU.download(co, 0, out, 0, out.length);
-        }
-        return out;
-    }
-
     private static double diff(float[] a, float[] b) {
         double s = 0;
         for (int i = 0; i < a.length; i++) {
@@ -83,9 +73,9 @@ class GpuGemvTest {
         Weight gb = gpu.upload(bias);
         Weight cw = CPU.upload(w);
         Weight cb = CPU.upload(bias);
-        float[] pre = cpuLinear(x, rows, n, cw, cb, Epilogue.NONE, new float[rows * n]);
+        float[] pre = Gpus.cpuLinear(x, rows, cw, cb, null, rows * n, Epilogue.NONE);
         for (Epilogue e : Epilogue.values()) {
-            float[] want = cpuLinear(x, rows, n, cw, cb, e, e == Epilogue.ADD ? initial.clone() : new float[rows * n]);
+            float[] want = Gpus.cpuLinear(x, rows, cw, cb, initial, rows * n, e);
             float[] first = null;
             for (int run = 0; run < 2; run++) {
                 try (Buffer gx = gpu.allocate(x.length + offset); Buffer go = poisoned(gpu, want.length)) {

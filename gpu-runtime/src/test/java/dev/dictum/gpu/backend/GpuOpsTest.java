@@ -75,25 +75,6 @@ class GpuOpsTest {
         return out.stream();
     }
 
-    /**
-     * The CPU backend's reference for a GPU linear: x (rows by k) through w and bias (null: none), written
-     * over zeros or, for Epilogue.ADD, added onto a copy of {@code initial}.
-     */
-    private static float[] cpuLinear(float[] x, int rows, Weight w, Weight bias, float[] initial, int outLength,
-            Epilogue e) {
-        float[] want = new float[outLength];
-        if (e == Epilogue.ADD) {
-            System.arraycopy(initial, 0, want, 0, want.length);
-        }
-        try (Buffer cx = CPU.allocate(x.length); Buffer co = CPU.allocate(want.length)) {
-            CPU.upload(x, 0, cx, 0, x.length);
-            CPU.upload(want, 0, co, 0, want.length);
-            CPU.linear(cx, 0, rows, w, bias, co, 0, e);
-            CPU.download(co, 0, want, 0, want.length);
-        }
-        return want;
-    }
-
     @ParameterizedTest(name = "{0} {1} rows={2} n={3} k={4} offset={5}")
     @MethodSource("linearCases")
     void linear(String api, DType type, int rows, int n, int k, int offset) {
@@ -110,7 +91,7 @@ class GpuOpsTest {
         Weight cb = CPU.upload(bias);
         for (Epilogue e : Epilogue.values()) {
             for (boolean withBias : new boolean[] {true, false}) {
-                float[] want = cpuLinear(x, rows, cw, withBias ? cb : null, initial, rows * n, e);
+                float[] want = Gpus.cpuLinear(x, rows, cw, withBias ? cb : null, initial, rows * n, e);
                 // outputs and inputs at an offset into their buffers
                 try (Buffer gx = gpu.allocate(x.length + offset); Buffer go = poisoned(gpu, offset + want.length)) {
                     gpu.upload(x, 0, gx, offset, x.length);
@@ -209,7 +190,7 @@ class GpuOpsTest {
         Weight gw = gpu.upload(w);
         Weight gb = gpu.upload(bias);
         for (Epilogue e : Epilogue.values()) {
-            float[] want = cpuLinear(x, rows, CPU.upload(w), CPU.upload(bias), initial, rows * n, e);
+            float[] want = Gpus.cpuLinear(x, rows, CPU.upload(w), CPU.upload(bias), initial, rows * n, e);
             try (Buffer gx = gpu.allocate(x.length); Buffer go = poisoned(gpu, want.length)) {
                 gpu.upload(x, 0, gx, 0, x.length);
                 if (e == Epilogue.ADD) {

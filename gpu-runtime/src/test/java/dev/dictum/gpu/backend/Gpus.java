@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.DType;
+import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.Weight;
+import dev.dictum.gpu.cpu.CpuBackend;
 import dev.dictum.gpu.cpu.TestWeights;
 import dev.dictum.gpu.discovery.GpuRuntimes;
 import dev.dictum.gpu.discovery.RuntimeProbe;
@@ -113,5 +116,27 @@ public final class Gpus {
             den += want[i] * want[i];
         }
         return Math.sqrt(num / den);
+    }
+
+    private static final CpuBackend CPU_REFERENCE = new CpuBackend();
+
+    /**
+     * The CPU backend's reference for a GPU linear: x (rows by k) through w and bias (null: none), written
+     * over zeros or, for Epilogue.ADD, added onto a copy of {@code initial}.
+     */
+    static float[] cpuLinear(float[] x, int rows, Weight w, Weight bias, float[] initial, int outLength,
+            Epilogue e) {
+        CpuBackend cpu = CPU_REFERENCE;
+        float[] want = new float[outLength];
+        if (e == Epilogue.ADD) {
+            System.arraycopy(initial, 0, want, 0, want.length);
+        }
+        try (Buffer cx = cpu.allocate(x.length); Buffer co = cpu.allocate(want.length)) {
+            cpu.upload(x, 0, cx, 0, x.length);
+            cpu.upload(want, 0, co, 0, want.length);
+            cpu.linear(cx, 0, rows, w, bias, co, 0, e);
+            cpu.download(co, 0, want, 0, want.length);
+        }
+        return want;
     }
 }
