@@ -32,7 +32,7 @@ __device__ __forceinline__ void dg_attention_mma64(const float* q, int qStride, 
     // Scores in log2 units (FlashAttention's exp2 form): x = q · k / sqrt(hd) · log2(e), p = 2^(x - max),
     // one SFU instruction per probability (expf takes ~8). The factor (in double, then float) goes
     // into Q before its split, so the scores come out of the mmas already scaled.
-    const float scaleLog2 = (float) (1.4426950408889634 / sqrt((double) hd));
+    const float scaleLog2 = dg_score_scale_log2(hd);
 
     // [DG_AK][kld] each, key-major: 4 * 32 * kld halves (18 432 bytes at head size 64).
     __half* khi = reinterpret_cast<__half*>(dg_smem);

@@ -102,7 +102,7 @@ __device__ __forceinline__ void dg_attention_portable(const float* q, int qStrid
     const int d0 = s * W;
     // Scores in log2 units, as attention_mma64.cuh: the scale 1 / sqrt(hd) and log2(e) (in double, then
     // float) go into Q once, so a probability is 2^(score - max), one v_exp_f32 (dg_exp2).
-    const float scaleLog2 = (float) (1.4426950408889634 / sqrt((double) hd));
+    const float scaleLog2 = dg_score_scale_log2(hd);
 
     float qr[R][W];
     float o[R][W];

@@ -38,7 +38,15 @@ __device__ __forceinline__ float dg_softmax_inverse(float l) {
     return l > 0.0f ? 1.0f / l : 0.0f;
 }
 
-// ---- the portable body: the same steps with scores in log2 units (FlashAttention's exp2 form) ------
+// ---- both bodies that work in log2 units (FlashAttention's exp2 form) ---------------------------------
+
+// The factor that goes into Q so that the scores come out in log2 units: log2(e) / sqrt(hd), in double,
+// then float (attention_mma64.cuh's tensor-core body and the portable body alike).
+__device__ __forceinline__ float dg_score_scale_log2(int hd) {
+    return (float) (1.4426950408889634 / sqrt((double) hd));
+}
+
+// ---- the portable body: the same steps with scores in log2 units ------------------------------------
 
 // 2^x. On gfx10 __builtin_exp2f is v_exp_f32 alone (1 ulp; a result below 2^-126 flushes to 0, as
 // NVIDIA's ex2.approx.ftz in attention_mma64.cuh), where expf spends 14 VALU instructions on its range
