@@ -165,10 +165,30 @@ final class CpuAttention {
         }
     }
 
+    /**
+     * Many queries: K transposed once into {@code kt}, then per block of four query rows their scores, softmax
+     * and P·V.
+     *
+     * <p>Why the two inner loops carry eight accumulators: an FMA's result is ready four cycles after it issues
+     * and a core issues two a cycle, so a chain of FMAs into one accumulator runs at an eighth of the FMA
+     * ports; the four rows' four chains of the loops until session 13 kept them half idle at either width. Two
+     * vectors per row (of keys for the scores, of channels for P·V) give eight chains: 8 accumulators + 2 loads
+     * + 4 broadcasts = 14 registers, inside AVX2's 16. Each output still sums over the same index in the same
+     * order, so Whisper's heads (64 channels: whole pairs of vectors at 256 and 512 bits) get the bits of the
+     * four-chain loops. Measured: the toy-en encoder per 30 s window −8 % at 512 bits and −19 % at 256
+     * (docs/benchmarks.md, "Attention: eight FMA chains").
+     *
+     * <p>Why the loops stay in this method and not in helpers: with them here, this method's back-edges make
+     * C2 compile it first, inlining {@link #softmaxRows} and its exponentials. With the loops moved to helper
+     * methods, {@link #softmaxRow} got compiled on its own first (from a profile of short rows, where the
+     * vector exponential's call site looked cold, so it stayed out of line) and was then "already compiled
+     * into a big method" for this one: 1.6 MB of vector boxes per 150-query call (KernelAllocationTest after
+     * CpuBackendOpsTest in one JVM, session 13).
+     */
     private static void blocked(Scratch s, float[] q, int qBase, int qStride, int queries, float[] k, float[] v,
             int[] rowAt, int head, int keys, int hd, int causal, float scale, float[] out, int oBase,
             int outStride) {
-        int padded = (keys + L - 1) / L * L;
+        int padded = (keys + 2 * L - 1) / (2 * L) * (2 * L); // scores are made two vectors of keys at a time
         float[] kt = s.kt(hd * padded);
         for (int j = 0; j < keys; j++) {
             int kj = rowAt[j] + head;
@@ -194,58 +214,93 @@ final class CpuAttention {
             int q2 = qBase + (i0 + r2) * qStride;
             int q3 = qBase + (i0 + r3) * qStride;
             int last = visible(keys, queries, i0 + rows - 1, causal);
-            for (int j = 0; j < last; j += L) {
+            for (int j = 0; j < last; j += 2 * L) {
                 FloatVector a0 = FloatVector.zero(S);
                 FloatVector a1 = a0;
                 FloatVector a2 = a0;
                 FloatVector a3 = a0;
+                FloatVector b0 = a0;
+                FloatVector b1 = a0;
+                FloatVector b2 = a0;
+                FloatVector b3 = a0;
                 for (int d = 0; d < hd; d++) {
-                    FloatVector kv4 = FloatVector.fromArray(S, kt, d * padded + j);
-                    a0 = kv4.fma(FloatVector.broadcast(S, q[q0 + d]), a0);
-                    a1 = kv4.fma(FloatVector.broadcast(S, q[q1 + d]), a1);
-                    a2 = kv4.fma(FloatVector.broadcast(S, q[q2 + d]), a2);
-                    a3 = kv4.fma(FloatVector.broadcast(S, q[q3 + d]), a3);
+                    int at = d * padded + j;
+                    FloatVector k0 = FloatVector.fromArray(S, kt, at);
+                    FloatVector k1 = FloatVector.fromArray(S, kt, at + L);
+                    FloatVector x = FloatVector.broadcast(S, q[q0 + d]);
+                    a0 = k0.fma(x, a0);
+                    b0 = k1.fma(x, b0);
+                    x = FloatVector.broadcast(S, q[q1 + d]);
+                    a1 = k0.fma(x, a1);
+                    b1 = k1.fma(x, b1);
+                    x = FloatVector.broadcast(S, q[q2 + d]);
+                    a2 = k0.fma(x, a2);
+                    b2 = k1.fma(x, b2);
+                    x = FloatVector.broadcast(S, q[q3 + d]);
+                    a3 = k0.fma(x, a3);
+                    b3 = k1.fma(x, b3);
                 }
                 a0.mul(scale).intoArray(sc, j);
+                b0.mul(scale).intoArray(sc, j + L);
                 a1.mul(scale).intoArray(sc, padded + j);
+                b1.mul(scale).intoArray(sc, padded + j + L);
                 a2.mul(scale).intoArray(sc, 2 * padded + j);
+                b2.mul(scale).intoArray(sc, 2 * padded + j + L);
                 a3.mul(scale).intoArray(sc, 3 * padded + j);
+                b3.mul(scale).intoArray(sc, 3 * padded + j + L);
             }
             s.visible[0] = visible(keys, queries, i0, causal);
             s.visible[1] = visible(keys, queries, i0 + r1, causal);
             s.visible[2] = visible(keys, queries, i0 + r2, causal);
             s.visible[3] = visible(keys, queries, i0 + r3, causal);
             softmaxRows(sc, padded, s.visible, last, s.inv);
-            float inv0 = s.inv[0];
-            float inv1 = s.inv[1];
-            float inv2 = s.inv[2];
-            float inv3 = s.inv[3];
             int dBound = S.loopBound(hd);
-            for (int d = 0; d < dBound; d += L) {
-                FloatVector o0 = FloatVector.zero(S);
-                FloatVector o1 = o0;
-                FloatVector o2 = o0;
-                FloatVector o3 = o0;
+            int o = oBase + i0 * outStride;
+            int d = 0;
+            for (; d + 2 * L <= dBound; d += 2 * L) {
+                FloatVector a0 = FloatVector.zero(S);
+                FloatVector a1 = a0;
+                FloatVector a2 = a0;
+                FloatVector a3 = a0;
+                FloatVector b0 = a0;
+                FloatVector b1 = a0;
+                FloatVector b2 = a0;
+                FloatVector b3 = a0;
                 for (int j = 0; j < last; j++) {
-                    FloatVector vj = FloatVector.fromArray(S, v, rowAt[j] + head + d);
-                    o0 = vj.fma(FloatVector.broadcast(S, sc[j]), o0);
-                    o1 = vj.fma(FloatVector.broadcast(S, sc[padded + j]), o1);
-                    o2 = vj.fma(FloatVector.broadcast(S, sc[2 * padded + j]), o2);
-                    o3 = vj.fma(FloatVector.broadcast(S, sc[3 * padded + j]), o3);
+                    int at = rowAt[j] + head + d;
+                    FloatVector v0 = FloatVector.fromArray(S, v, at);
+                    FloatVector v1 = FloatVector.fromArray(S, v, at + L);
+                    FloatVector w = FloatVector.broadcast(S, sc[j]);
+                    a0 = v0.fma(w, a0);
+                    b0 = v1.fma(w, b0);
+                    w = FloatVector.broadcast(S, sc[padded + j]);
+                    a1 = v0.fma(w, a1);
+                    b1 = v1.fma(w, b1);
+                    w = FloatVector.broadcast(S, sc[2 * padded + j]);
+                    a2 = v0.fma(w, a2);
+                    b2 = v1.fma(w, b2);
+                    w = FloatVector.broadcast(S, sc[3 * padded + j]);
+                    a3 = v0.fma(w, a3);
+                    b3 = v1.fma(w, b3);
                 }
-                int o = oBase + i0 * outStride + d;
-                o0.mul(inv0).intoArray(out, o);
-                o1.mul(inv1).intoArray(out, o + r1 * outStride);
-                o2.mul(inv2).intoArray(out, o + r2 * outStride);
-                o3.mul(inv3).intoArray(out, o + r3 * outStride);
+                a0.mul(s.inv[0]).intoArray(out, o + d);
+                b0.mul(s.inv[0]).intoArray(out, o + d + L);
+                a1.mul(s.inv[1]).intoArray(out, o + d + r1 * outStride);
+                b1.mul(s.inv[1]).intoArray(out, o + d + r1 * outStride + L);
+                a2.mul(s.inv[2]).intoArray(out, o + d + r2 * outStride);
+                b2.mul(s.inv[2]).intoArray(out, o + d + r2 * outStride + L);
+                a3.mul(s.inv[3]).intoArray(out, o + d + r3 * outStride);
+                b3.mul(s.inv[3]).intoArray(out, o + d + r3 * outStride + L);
             }
-            for (int d = dBound; d < hd; d++) { // head sizes that are not a multiple of the vector
+            // Channels past the last pair of vectors, one at a time: only heads that are not a multiple of two
+            // vectors (Whisper's are not); a third vector loop here would only grow what C2 must compile.
+            for (; d < hd; d++) {
                 for (int r = 0; r < rows; r++) {
                     float acc = 0f;
                     for (int j = 0; j < last; j++) {
                         acc += sc[r * padded + j] * v[rowAt[j] + head + d];
                     }
-                    out[oBase + (i0 + r) * outStride + d] = acc * (r == 0 ? inv0 : r == 1 ? inv1 : r == 2 ? inv2 : inv3);
+                    out[oBase + (i0 + r) * outStride + d] = acc * s.inv[r];
                 }
             }
         }

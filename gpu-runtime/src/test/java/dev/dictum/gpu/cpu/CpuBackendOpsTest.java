@@ -170,6 +170,9 @@ class CpuBackendOpsTest {
         "2,1,1500,4,64,false", // cross-attention of two beams
         "1,37,37,2,20,true", // odd sizes, a head size that is not a vector multiple
         "2,9,12,3,16,true",
+        // the blocked path's channel loop: pairs of vectors, then one (48: 3 vectors at 512 bits; 40: 5 at 256)
+        "1,21,29,2,48,true",
+        "1,10,50,2,40,false",
         "1,1,224,6,64,true", // one token against 224 cached positions (issue 21: P·V in registers)
         "1,1,5,2,128,true", // a head of 8 vectors at 512 bits (64 is 8 at 256 bits)
         "2,1,33,3,72,false"})
