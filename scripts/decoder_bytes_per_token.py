@@ -7,7 +7,7 @@ for name, (d, layers, vocab) in dims.items():
         logits = vocab * d * wb
         lw = layers * 14 * d * d * wb
         cross = lambda b: layers * 2 * 1500 * d * b
-        selfkv = lambda b: layers * 2 * 112 * d * b
+        selfkv = lambda b: layers * 2 * 112 * d * b  # 112: the mean cache length over 0-224
         dic = logits + lw + cross(4) + selfkv(4)
         wc = logits + lw + cross(2) + selfkv(2)
         half = logits + lw + cross(2) + selfkv(4)

@@ -175,8 +175,8 @@ final class CpuAttention {
      * vectors per row (of keys for the scores, of channels for P·V) give eight chains: 8 accumulators + 2 loads
      * + 4 broadcasts = 14 registers, inside AVX2's 16. Each output still sums over the same index in the same
      * order, so Whisper's heads (64 channels: whole pairs of vectors at 256 and 512 bits) get the bits of the
-     * four-chain loops. Measured: the toy-en encoder per 30 s window −8 % at 512 bits and −19 % at 256
-     * (docs/benchmarks.md, "Attention: eight FMA chains").
+     * four-chain loops. Measured under load: the toy-en encoder per 30 s window −17 % at 256 bits, −8 % to level at
+     * 512 (docs/benchmarks.md, "Attention: eight FMA chains").
      *
      * <p>Why the loops stay in this method and not in helpers: with them here, this method's back-edges make
      * C2 compile it first, inlining {@link #softmaxRows} and its exponentials. With the loops moved to helper
@@ -254,10 +254,9 @@ final class CpuAttention {
             s.visible[2] = visible(keys, queries, i0 + r2, causal);
             s.visible[3] = visible(keys, queries, i0 + r3, causal);
             softmaxRows(sc, padded, s.visible, last, s.inv);
-            int dBound = S.loopBound(hd);
             int o = oBase + i0 * outStride;
             int d = 0;
-            for (; d + 2 * L <= dBound; d += 2 * L) {
+            for (; d + 2 * L <= hd; d += 2 * L) {
                 FloatVector a0 = FloatVector.zero(S);
                 FloatVector a1 = a0;
                 FloatVector a2 = a0;

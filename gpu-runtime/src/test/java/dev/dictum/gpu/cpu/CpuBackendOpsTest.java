@@ -170,7 +170,7 @@ class CpuBackendOpsTest {
         "2,1,1500,4,64,false", // cross-attention of two beams
         "1,37,37,2,20,true", // odd sizes, a head size that is not a vector multiple
         "2,9,12,3,16,true",
-        // the blocked path's channel loop: pairs of vectors, then one (48: 3 vectors at 512 bits; 40: 5 at 256)
+        // the blocked path's channel loop: pairs of vectors, then the channels left one at a time (48 at 512 bits, 40 at 256)
         "1,21,29,2,48,true",
         "1,10,50,2,40,false",
         "1,1,224,6,64,true", // one token against 224 cached positions (issue 21: P·V in registers)
