@@ -14,6 +14,9 @@ import jdk.incubator.vector.VectorSpecies;
  * </ul>
  * Both read key/value row j of a task at {@code rowAt[j] + h * hd}: strided rows ({@link #run}) and rows
  * through a beam's row table ({@link #runRows}) take the same arithmetic, so equal rows give equal bits.
+ * No vector value crosses a call of this class's (softmax goes through arrays, lane sums are written out):
+ * C2 may decline any call of ours, and a declined call with a vector argument boxes it
+ * ({@code VectorMath.expShifted}'s comment; KernelAllocationTest).
  */
 final class CpuAttention {
     private static final VectorSpecies<Float> S = CpuVectors.F;
@@ -153,7 +156,16 @@ final class CpuAttention {
                 for (; d < bound; d += L) {
                     acc = FloatVector.fromArray(S, q, qi + d).fma(FloatVector.fromArray(S, k, kj + d), acc);
                 }
-                float dot = CpuVectors.sum(acc);
+                // the lanes' sum in CpuVectors.sum's order, written out: no vector crosses a call here
+                // (VectorMath.expShifted says why; KernelAllocationTest holds it)
+                if (L > 8) {
+                    acc = acc.add(acc.rearrange(CpuVectors.SWAP8));
+                }
+                if (L > 4) {
+                    acc = acc.add(acc.rearrange(CpuVectors.SWAP4));
+                }
+                acc = acc.add(acc.rearrange(CpuVectors.SWAP2));
+                float dot = acc.add(acc.rearrange(CpuVectors.SWAP1)).lane(0);
                 for (; d < hd; d++) {
                     dot += q[qi + d] * k[kj + d];
                 }

@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Decoder cross-attention on the CPU: a few query rows against one window's 1500 keys, which the
  * decoder keeps transposed. Scores for 4·L keys at a time stay in registers while the head's
- * channels stream past (broadcast FMAs, no horizontal sums); softmax with {@link VectorMath#exp};
+ * channels stream past (broadcast FMAs, no horizontal sums); softmax with {@link VectorMath#expShiftedSum};
  * then P·V along the head's channels. One task per (row, head).
  */
 final class CpuCrossAttention {

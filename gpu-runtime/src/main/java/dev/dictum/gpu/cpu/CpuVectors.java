@@ -40,10 +40,10 @@ final class CpuVectors {
      * {@code rearrange} into a permute instruction when it sees the shuffle as a constant; through
      * an array it fell back to the Java implementation, measured 25% of a decoder step.
      */
-    private static final VectorShuffle<Float> SWAP8 = L > 8 ? VectorShuffle.fromOp(F, lane -> lane ^ 8) : null;
-    private static final VectorShuffle<Float> SWAP4 = L > 4 ? VectorShuffle.fromOp(F, lane -> lane ^ 4) : null;
-    private static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromOp(F, lane -> lane ^ 2);
-    private static final VectorShuffle<Float> SWAP1 = VectorShuffle.fromOp(F, lane -> lane ^ 1);
+    static final VectorShuffle<Float> SWAP8 = L > 8 ? VectorShuffle.fromOp(F, lane -> lane ^ 8) : null;
+    static final VectorShuffle<Float> SWAP4 = L > 4 ? VectorShuffle.fromOp(F, lane -> lane ^ 4) : null;
+    static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromOp(F, lane -> lane ^ 2);
+    static final VectorShuffle<Float> SWAP1 = VectorShuffle.fromOp(F, lane -> lane ^ 1);
 
     private CpuVectors() {
     }

@@ -33,57 +33,86 @@ public final class VectorMath {
 
     /**
      * {@code p[base + j] = exp(p[base + j] − shift)} for j &lt; n, in place; returns their sum (vector lanes
-     * summed, then the tail): softmax's exponentials, for every attention. One method over arrays, not a
-     * loop around {@link #exp(FloatVector)} in each caller: inlined into a large caller, that call
-     * could miss C2's node budget, and every vector crossing it was boxed (KernelAllocationTest).
+     * summed, then the tail): softmax's exponentials, for every attention.
      */
     static float expShiftedSum(float[] p, int base, int n, float shift) {
-        var f = CpuVectors.F;
-        int l = CpuVectors.L;
-        FloatVector m = FloatVector.broadcast(f, shift);
-        FloatVector acc = FloatVector.zero(f);
-        int j = 0;
-        int bound = f.loopBound(n);
-        for (; j < bound; j += l) {
-            FloatVector e = exp(FloatVector.fromArray(f, p, base + j).sub(m));
-            e.intoArray(p, base + j);
-            acc = acc.add(e);
-        }
-        float sum = CpuVectors.sum(acc);
-        for (; j < n; j++) {
-            p[base + j] = exp(p[base + j] - shift);
-            sum += p[base + j];
-        }
-        return sum;
+        return expShifted(p, base, n, shift, p, base);
     }
 
     /**
      * Σ exp(x[from + j] − shift) for j &lt; n, {@code x} unchanged, for shift ≥ every x (the row's maximum):
      * the log-sum-exp of a row of logits, which the decoder takes over the whole vocabulary for every beam
      * at every token (51 866 exponentials: ~250 µs a row with {@code Math.exp} in double on this project's
-     * 2-core Xeon, most of a beam-5 step's host time). The lanes sum in float over blocks of
-     * {@value #SUM_BLOCK_VECTORS} vectors and the blocks in double, so no float sum runs over more than
-     * {@value #SUM_BLOCK_VECTORS} terms (relative error ~1e-6 at most) however long the row.
+     * 2-core Xeon, most of a beam-5 step's host time). Blocks of {@value #SUM_BLOCK_VECTORS} vectors sum in
+     * float and the blocks in double, so no float sum runs over more than {@value #SUM_BLOCK_VECTORS} vectors'
+     * terms (relative error ~1e-6 at most) however long the row.
      */
     public static double sumExpShifted(float[] x, int from, int n, float shift) {
+        int block = SUM_BLOCK_VECTORS * CpuVectors.L;
+        double total = 0;
+        for (int j = 0; j < n; j += block) {
+            total += expShifted(x, from + j, Math.min(block, n - j), shift, null, 0);
+        }
+        return total;
+    }
+
+    /**
+     * The one loop of vector exponentials: {@code e = exp(src[from + j] − shift)} for j &lt; n, stored at
+     * {@code dst[to + j]} unless dst is null, summed (lanes in {@link CpuVectors#sum}'s order, then the
+     * tail). Softmax (in place) and the vocabulary's log-sum-exp (no store) both come here.
+     *
+     * <p>Why the polynomial and the lane sum are written out in this loop, not called: a vector passed to
+     * or returned from a method C2 does not inline becomes a heap object, and C2 can decline any call of
+     * ours. It declines a site it has no profile for (count −1 in LogCompilation: the caller ran at tier 2,
+     * or never got a profile before the compile that inlined it) as cold, and a cold callee over 35 bytes
+     * as "too big". Session 14's CI: this loop's {@code exp(FloatVector)} and {@link CpuVectors#sum} calls,
+     * so judged, boxed 1.7-2.5 MB per 150-query attention (KernelAllocationTest). Here only the Vector
+     * API's own methods, which the JDK forces inline, touch a vector, and every call into this method takes
+     * arrays and scalars: whatever C2 decides about it, nothing is boxed.
+     */
+    private static float expShifted(float[] src, int from, int n, float shift, float[] dst, int to) {
         var f = CpuVectors.F;
         int l = CpuVectors.L;
         FloatVector m = FloatVector.broadcast(f, shift);
-        double total = 0;
+        FloatVector acc = FloatVector.zero(f);
         int j = 0;
-        int bound = f.loopBound(n);
-        while (j < bound) {
-            int blockEnd = Math.min(bound, j + SUM_BLOCK_VECTORS * l);
-            FloatVector acc = FloatVector.zero(f);
-            for (; j < blockEnd; j += l) {
-                acc = acc.add(exp(FloatVector.fromArray(f, x, from + j).sub(m)));
+        for (int bound = f.loopBound(n); j < bound; j += l) {
+            FloatVector x = FloatVector.fromArray(f, src, from + j).sub(m);
+            // exp(x), as exp(FloatVector) below
+            FloatVector xc = x.max(EXP_MIN);
+            FloatVector t = xc.fma(FloatVector.broadcast(f, LOG2E), FloatVector.broadcast(f, ROUNDER));
+            FloatVector nl = t.sub(ROUNDER);
+            FloatVector r = nl.neg().fma(FloatVector.broadcast(f, LN2_HI), xc);
+            r = nl.neg().fma(FloatVector.broadcast(f, LN2_LO), r);
+            FloatVector e = FloatVector.broadcast(f, 1f / 5040).fma(r, FloatVector.broadcast(f, 1f / 720))
+                    .fma(r, FloatVector.broadcast(f, 1f / 120)).fma(r, FloatVector.broadcast(f, 1f / 24))
+                    .fma(r, FloatVector.broadcast(f, 1f / 6)).fma(r, FloatVector.broadcast(f, 0.5f))
+                    .fma(r, FloatVector.broadcast(f, 1f)).fma(r, FloatVector.broadcast(f, 1f));
+            IntVector bits = ((IntVector) t.reinterpretAsInts()).sub(ROUNDER_BITS - 127).lanewise(LSHL, 23);
+            e = e.mul(bits.reinterpretAsFloats()).blend(0f, x.compare(LT, EXP_MIN));
+            if (dst != null) {
+                e.intoArray(dst, to + j);
             }
-            total += CpuVectors.sum(acc);
+            acc = acc.add(e);
         }
+        // the lanes' sum, as CpuVectors.sum
+        if (l > 8) {
+            acc = acc.add(acc.rearrange(CpuVectors.SWAP8));
+        }
+        if (l > 4) {
+            acc = acc.add(acc.rearrange(CpuVectors.SWAP4));
+        }
+        acc = acc.add(acc.rearrange(CpuVectors.SWAP2));
+        acc = acc.add(acc.rearrange(CpuVectors.SWAP1));
+        float sum = acc.lane(0);
         for (; j < n; j++) {
-            total += exp(x[from + j] - shift);
+            float e = exp(src[from + j] - shift);
+            if (dst != null) {
+                dst[to + j] = e;
+            }
+            sum += e;
         }
-        return total;
+        return sum;
     }
 
     /**
@@ -152,6 +181,11 @@ public final class VectorMath {
     }
 
 
+    /**
+     * e^x of every lane, for GELU inside the GEMM's store ({@link Gelu}); softmax's exponentials are
+     * {@link #expShifted}'s, written out there for the reason it gives. The same float operations in the
+     * same order, so the two agree bit for bit with each other and with {@link #exp(float)} (VectorMathTest).
+     */
     static FloatVector exp(FloatVector x) {
         var f = CpuVectors.F;
         FloatVector xc = x.max(EXP_MIN);
