@@ -39,6 +39,11 @@ public final class VectorMath {
         return expShifted(p, base, n, shift, p, base);
     }
 
+    /** {@code p[from + j] = exp(p[from + j])} for j &lt; n, in place: GELU's erfc ({@link Gelu#apply}). */
+    static void expInPlace(float[] p, int from, int n) {
+        expShifted(p, from, n, 0f, p, from);
+    }
+
     /**
      * Σ exp(x[from + j] − shift) for j &lt; n, {@code x} unchanged, for shift ≥ every x (the row's maximum):
      * the log-sum-exp of a row of logits, which the decoder takes over the whole vocabulary for every beam
@@ -59,13 +64,14 @@ public final class VectorMath {
     /**
      * The one loop of vector exponentials: {@code e = exp(src[from + j] − shift)} for j &lt; n, stored at
      * {@code dst[to + j]} unless dst is null, summed (lanes in {@link CpuVectors#sum}'s order, then the
-     * tail). Softmax (in place) and the vocabulary's log-sum-exp (no store) both come here.
+     * tail). Softmax (in place), the vocabulary's log-sum-exp (no store) and GELU's erfc (in place) all
+     * come here: the one vector form of the exponential.
      *
      * <p>Why the polynomial and the lane sum are written out in this loop, not called: a vector passed to
      * or returned from a method C2 does not inline becomes a heap object, and C2 can decline any call of
      * ours. It declines a site it has no profile for (count −1 in LogCompilation: the caller ran at tier 2,
      * or never got a profile before the compile that inlined it) as cold, and a cold callee over 35 bytes
-     * as "too big". Session 14's CI: this loop's {@code exp(FloatVector)} and {@link CpuVectors#sum} calls,
+     * as "too big". Session 13's merged main in CI: this loop's calls of a vector {@code exp} and {@link CpuVectors#sum},
      * so judged, boxed 1.7-2.5 MB per 150-query attention (KernelAllocationTest). Here only the Vector
      * API's own methods, which the JDK forces inline, touch a vector, and every call into this method takes
      * arrays and scalars: whatever C2 decides about it, nothing is boxed.
@@ -78,7 +84,7 @@ public final class VectorMath {
         int j = 0;
         for (int bound = f.loopBound(n); j < bound; j += l) {
             FloatVector x = FloatVector.fromArray(f, src, from + j).sub(m);
-            // exp(x), as exp(FloatVector) below
+            // exp(x): the same float operations in the same order as exp(float) below
             FloatVector xc = x.max(EXP_MIN);
             FloatVector t = xc.fma(FloatVector.broadcast(f, LOG2E), FloatVector.broadcast(f, ROUNDER));
             FloatVector nl = t.sub(ROUNDER);
@@ -178,27 +184,5 @@ public final class VectorMath {
         p = Math.fma(p, r, 0.5f);
         p = Math.fma(p, r, 1f);
         return Math.fma(p, r, 1f);
-    }
-
-
-    /**
-     * e^x of every lane, for GELU inside the GEMM's store ({@link Gelu}); softmax's exponentials are
-     * {@link #expShifted}'s, written out there for the reason it gives. The same float operations in the
-     * same order, so the two agree bit for bit with each other and with {@link #exp(float)} (VectorMathTest).
-     */
-    static FloatVector exp(FloatVector x) {
-        var f = CpuVectors.F;
-        FloatVector xc = x.max(EXP_MIN);
-        FloatVector t = xc.fma(FloatVector.broadcast(f, LOG2E), FloatVector.broadcast(f, ROUNDER));
-        FloatVector n = t.sub(ROUNDER);
-        FloatVector r = n.neg().fma(FloatVector.broadcast(f, LN2_HI), xc);
-        r = n.neg().fma(FloatVector.broadcast(f, LN2_LO), r);
-        FloatVector e = FloatVector.broadcast(f, 1f / 5040).fma(r, FloatVector.broadcast(f, 1f / 720))
-                .fma(r, FloatVector.broadcast(f, 1f / 120)).fma(r, FloatVector.broadcast(f, 1f / 24))
-                .fma(r, FloatVector.broadcast(f, 1f / 6)).fma(r, FloatVector.broadcast(f, 0.5f))
-                .fma(r, FloatVector.broadcast(f, 1f)).fma(r, FloatVector.broadcast(f, 1f));
-        IntVector bits = ((IntVector) t.reinterpretAsInts()).sub(ROUNDER_BITS - 127).lanewise(LSHL, 23);
-        FloatVector y = e.mul(bits.reinterpretAsFloats());
-        return y.blend(0f, x.compare(LT, EXP_MIN));
     }
 }
