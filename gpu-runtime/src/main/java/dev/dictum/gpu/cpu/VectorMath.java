@@ -20,6 +20,13 @@ import jdk.incubator.vector.VectorMask;
 public final class VectorMath {
     /** Vectors summed in float lanes before their sum goes into the double total. */
     private static final int SUM_BLOCK_VECTORS = 64;
+    /**
+     * Where the log-sum-exp's exponentials of one block go (a thread's, 4 KiB at 512 bits): always a store, so
+     * the loop has no branch on whether to store; a branch the profile had seen one way only is a trap that
+     * throws compiled code away mid-pass the first time the other way comes (docs/architecture.md).
+     */
+    private static final ThreadLocal<float[]> SUM_SCRATCH =
+            ThreadLocal.withInitial(() -> new float[SUM_BLOCK_VECTORS * CpuVectors.L]);
     private static final float LOG2E = 1.44269504f;
     private static final float LN2_HI = 0.693145752f;
     private static final float LN2_LO = 1.42860677e-6f;
@@ -54,17 +61,18 @@ public final class VectorMath {
      */
     public static double sumExpShifted(float[] x, int from, int n, float shift) {
         int block = SUM_BLOCK_VECTORS * CpuVectors.L;
+        float[] scratch = SUM_SCRATCH.get();
         double total = 0;
         for (int j = 0; j < n; j += block) {
-            total += expShifted(x, from + j, Math.min(block, n - j), shift, null, 0);
+            total += expShifted(x, from + j, Math.min(block, n - j), shift, scratch, 0);
         }
         return total;
     }
 
     /**
      * The one loop of vector exponentials: {@code e = exp(src[from + j] − shift)} for j &lt; n, stored at
-     * {@code dst[to + j]} unless dst is null, summed (lanes in {@link CpuVectors#sum}'s order, then the
-     * tail). Softmax (in place), the vocabulary's log-sum-exp (no store) and GELU's erfc (in place) all
+     * {@code dst[to + j]} (dst may be src), summed (lanes in {@link CpuVectors#sum}'s order, then the
+     * tail). Softmax (in place), the vocabulary's log-sum-exp (into a scratch block) and GELU's erfc (in place) all
      * come here: the one vector form of the exponential.
      *
      * <p>Why the polynomial and the lane sum are written out in this loop, not called: a vector passed to
@@ -96,9 +104,7 @@ public final class VectorMath {
                     .fma(r, FloatVector.broadcast(f, 1f)).fma(r, FloatVector.broadcast(f, 1f));
             IntVector bits = ((IntVector) t.reinterpretAsInts()).sub(ROUNDER_BITS - 127).lanewise(LSHL, 23);
             e = e.mul(bits.reinterpretAsFloats()).blend(0f, x.compare(LT, EXP_MIN));
-            if (dst != null) {
-                e.intoArray(dst, to + j);
-            }
+            e.intoArray(dst, to + j);
             acc = acc.add(e);
         }
         // the lanes' sum, as CpuVectors.sum
@@ -113,9 +119,7 @@ public final class VectorMath {
         float sum = acc.lane(0);
         for (; j < n; j++) {
             float e = exp(src[from + j] - shift);
-            if (dst != null) {
-                dst[to + j] = e;
-            }
+            dst[to + j] = e;
             sum += e;
         }
         return sum;
