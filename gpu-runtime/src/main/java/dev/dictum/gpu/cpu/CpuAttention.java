@@ -1,5 +1,6 @@
 package dev.dictum.gpu.cpu;
 
+import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -340,9 +341,11 @@ final class CpuAttention {
             max = Math.max(max, sc[base + j]);
         }
         float inv = 1f / VectorMath.expShiftedSum(sc, base, n, max);
-        for (int j = n; j < last; j++) {
-            sc[base + j] = 0f;
-        }
+        // Arrays.fill, not a loop here: only causal rows mask, and the warm-up runs none (the encoder is not
+        // causal), so C2 compiled this loop as never entered, with a trap; the first decoder prompt of 8+
+        // tokens in a real dictation hit it and threw away the compiled blocked (softmaxRow is inlined
+        // there): that pass ran in tier-3 code, 0.9-2 s instead of 0.3 (session 14, -Xlog:deoptimization).
+        Arrays.fill(sc, base + n, base + last, 0f);
         return inv;
     }
 }
