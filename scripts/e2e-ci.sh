@@ -56,10 +56,11 @@ scripts/e2e-desktop.sh --wm openbox --expect-no-leak --insert paste testdata/dat
 scripts/soak.sh --dictations 40 --report app/target/soak/ci.txt
 echo "e2e: all desktop runs passed"
 source scripts/java-env.sh
-xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest,X11TyperTest,X11TypingBenchmarkTest,X11ClipboardChangesTest,X11TextOfferTest,X11PasteRestoreTest' -Dsurefire.failIfNoSpecifiedTests=false
+xvfb-run -a -s "-nolisten tcp" mvn -B -q -pl app -am test -Dtest='X11FocusTest,X11GrabsTest,X11TyperTest,X11TypingBenchmarkTest,X11ClipboardChangesTest,X11TextOfferTest,X11PasteRestoreTest,X11KeysTest,IndicatorTest' -Dsurefire.failIfNoSpecifiedTests=false
 x11_reports=(app/target/surefire-reports/*X11FocusTest.txt app/target/surefire-reports/*X11GrabsTest.txt
   app/target/surefire-reports/*X11ClipboardChangesTest.txt app/target/surefire-reports/*X11TextOfferTest.txt
-  app/target/surefire-reports/*X11PasteRestoreTest.txt
+  app/target/surefire-reports/*X11PasteRestoreTest.txt app/target/surefire-reports/*X11KeysTest.txt
+  app/target/surefire-reports/*IndicatorTest.txt
   app/target/surefire-reports/*X11TyperTest.txt app/target/surefire-reports/*X11TypingBenchmarkTest.txt)
 grep -h "Tests run" "${x11_reports[@]}"
 grep -h "X11 typing" app/target/surefire-reports/*X11TypingBenchmarkTest-output.txt

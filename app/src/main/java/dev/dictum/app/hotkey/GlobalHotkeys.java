@@ -46,6 +46,8 @@ public final class GlobalHotkeys implements AutoCloseable {
     private final Consumer<String> problems;
     private final KeySwallower swallower = new KeySwallower();
     private final Set<Grab> reported = new HashSet<>(); // guarded by this
+    /** Held while the grabs are asked of the server; taken before this object's lock, never inside it. */
+    private final Object grabbing = new Object();
     private Map<Action, Hotkey> bindings; // guarded by this
     private boolean grabbedForRecording; // guarded by this
     private final KeyboardWatch keyboard;
@@ -106,8 +108,8 @@ public final class GlobalHotkeys implements AutoCloseable {
                 if (status.state() != DictationState.RECORDING && !controller.recording()) {
                     machine.recordingEnded(); // ended without the hotkey: device lost, Esc, refused
                 }
-                regrab();
             }
+            regrab();
         });
     }
 
@@ -129,16 +131,18 @@ public final class GlobalHotkeys implements AutoCloseable {
     }
 
     /** New bindings or mode (from the settings); takes effect at once. */
-    public synchronized void apply(HotkeySettings s) {
+    public void apply(HotkeySettings s) {
         Map<Action, Hotkey> b = bindings(s);
-        tracker = new HotkeyTracker(b);
-        bindings = b;
-        machine = new TriggerModeMachine(s.mode(), s.tapMillis());
-        grabbedForRecording = !controller.recording(); // forces the grabs to be re-planned
-        regrab();
-        if (controller.recording()) {
-            machine.assumeRecording(); // an ongoing recording stays stoppable by the next press
+        synchronized (this) {
+            tracker = new HotkeyTracker(b);
+            bindings = b;
+            machine = new TriggerModeMachine(s.mode(), s.tapMillis());
+            grabbedForRecording = !controller.recording(); // forces the grabs to be re-planned
+            if (controller.recording()) {
+                machine.assumeRecording(); // an ongoing recording stays stoppable by the next press
+            }
         }
+        regrab();
         LOG.info("hotkeys: dictate {} ({}), cancel {}, stop and Enter {}, paste last {}", b.get(Action.DICTATE),
                 s.mode(), s.cancel(), s.stopAndEnter(), s.pasteLast());
     }
@@ -159,23 +163,39 @@ public final class GlobalHotkeys implements AutoCloseable {
         return tracker;
     }
 
-    /** Holds what {@link GrabPlan} says for the bindings and whether a recording runs now. */
-    private synchronized void regrab() {
-        boolean recording = controller.recording();
-        if (bindings == null || recording == grabbedForRecording) {
-            return;
-        }
-        grabbedForRecording = recording;
-        try {
-            grabs.hold(GrabPlan.grabs(bindings, recording)).forEach((g, why) -> {
-                LOG.warn("cannot keep {} from other windows: {}", g, why);
-                if (reported.add(g)) {
-                    problems.accept(g.exact() + " also reaches other windows: " + why
-                            + " (choose another hotkey in Settings)");
+    /**
+     * Holds what {@link GrabPlan} says for the bindings and whether a recording runs now. Called without
+     * this object's lock, which it takes only to read the plan: the grabs are X round trips (3-10 ms at a
+     * release on Xvfb, session 15), and while they ran under the lock the hook's thread waited for it
+     * with the hotkey's other key-up events, which the paste waits for ("modifiers up after 10.7 ms").
+     * {@link #grabbing} keeps two plans from reaching the server out of order.
+     */
+    private void regrab() {
+        synchronized (grabbing) {
+            Set<Grab> plan;
+            synchronized (this) {
+                boolean recording = controller.recording();
+                if (bindings == null || recording == grabbedForRecording) {
+                    return;
                 }
-            });
-        } catch (RuntimeException | LinkageError e) {
-            LOG.warn("key grabs failed: {}", e.toString()); // the hotkeys still work, only unguarded
+                grabbedForRecording = recording;
+                plan = GrabPlan.grabs(bindings, recording);
+            }
+            try {
+                grabs.hold(plan).forEach((g, why) -> {
+                    LOG.warn("cannot keep {} from other windows: {}", g, why);
+                    boolean first;
+                    synchronized (this) {
+                        first = reported.add(g);
+                    }
+                    if (first) {
+                        problems.accept(g.exact() + " also reaches other windows: " + why
+                                + " (choose another hotkey in Settings)");
+                    }
+                });
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("key grabs failed: {}", e.toString()); // the hotkeys still work, only unguarded
+            }
         }
     }
 

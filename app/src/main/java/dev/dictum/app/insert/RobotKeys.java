@@ -1,17 +1,20 @@
 package dev.dictum.app.insert;
 
-import dev.dictum.app.settings.PasteKeystroke;
+import dev.dictum.app.os.Keystrokes;
 import java.awt.AWTException;
 import java.awt.Robot;
 import java.awt.Toolkit;
 import java.awt.event.KeyEvent;
 
-/** Keystrokes through {@link Robot} (XTest on X11, SendInput on Windows): enough for shortcuts and Enter. */
-public final class RobotKeys implements KeySender {
+/**
+ * Keystrokes through the toolkit's {@link Robot} (SendInput on Windows, XTest on AWT's connection on
+ * X11): the way where the platform has none of Dictum's own ({@code OsIntegrations.keystrokes}).
+ */
+public final class RobotKeys implements Keystrokes {
     /**
-     * Between the events of a chord. XTest events reach the server in order with their modifier state,
-     * so X11 needs none (the paste keystroke is part of release-to-text); on Windows an application may
-     * ask GetAsyncKeyState for Ctrl while handling the V, so the release waits a moment.
+     * Between the events of a chord. On Windows an application may ask GetAsyncKeyState for Ctrl while
+     * handling the V, so each event waits a moment; XTest events reach the server in order with their
+     * modifier state and need none.
      */
     private static final int GAP_MILLIS = System.getProperty("os.name", "").startsWith("Windows") ? 4 : 0;
     private final Robot robot;
@@ -21,35 +24,31 @@ public final class RobotKeys implements KeySender {
         robot.setAutoDelay(0);
     }
 
-    @Override
-    public void paste(PasteKeystroke keystroke) {
-        switch (keystroke) {
-            case CTRL_V -> chord(KeyEvent.VK_CONTROL, KeyEvent.VK_V);
-            case CTRL_SHIFT_V -> chord(KeyEvent.VK_CONTROL, KeyEvent.VK_SHIFT, KeyEvent.VK_V);
-            case SHIFT_INSERT -> chord(KeyEvent.VK_SHIFT, KeyEvent.VK_INSERT);
-        }
-    }
-
-    @Override
-    public void enter() {
-        chord(KeyEvent.VK_ENTER);
-    }
-
     /**
-     * Presses the keys in order and releases them in reverse, with a few ms between on Windows (see {@link #GAP_MILLIS}),
-     * then flushes the display connection. No {@code Robot.waitForIdle()}: it waits for AWT's own event
-     * queue to drain, which says nothing about the target window, and without a window manager it
-     * stalled 1.5–10 s (issue 13, issue 11 item 7).
+     * Presses the keys in order and releases them in reverse, then flushes the display connection. No
+     * {@code Robot.waitForIdle()}: it waits for AWT's own event queue to drain, which says nothing about
+     * the target window, and without a window manager it stalled 1.5–10 s (issue 13, issue 11 item 7).
      */
-    private void chord(int... keys) {
-        for (int k : keys) {
-            robot.keyPress(k);
+    @Override
+    public void chord(Key... keys) {
+        for (Key k : keys) {
+            robot.keyPress(code(k));
             robot.delay(GAP_MILLIS);
         }
         for (int i = keys.length - 1; i >= 0; i--) {
-            robot.keyRelease(keys[i]);
+            robot.keyRelease(code(keys[i]));
             robot.delay(GAP_MILLIS);
         }
         Toolkit.getDefaultToolkit().sync();
+    }
+
+    private static int code(Key k) {
+        return switch (k) {
+            case CONTROL -> KeyEvent.VK_CONTROL;
+            case SHIFT -> KeyEvent.VK_SHIFT;
+            case INSERT -> KeyEvent.VK_INSERT;
+            case V -> KeyEvent.VK_V;
+            case ENTER -> KeyEvent.VK_ENTER;
+        };
     }
 }

@@ -15,7 +15,7 @@ import dev.dictum.app.history.HistoryOpener;
 import dev.dictum.app.hotkey.GlobalHotkeys;
 import dev.dictum.app.hotkey.KeyboardWatch;
 import dev.dictum.app.insert.ClipboardPaste;
-import dev.dictum.app.insert.RobotKeys;
+import dev.dictum.app.insert.KeySender;
 import dev.dictum.app.insert.TextInserter;
 import dev.dictum.app.models.download.ModelDownloader;
 import dev.dictum.app.os.Autostart;
@@ -126,9 +126,10 @@ public final class DesktopLauncher {
         });
         FocusTracker focus = OsIntegrations.focusTracker(closeLast);
         ClipboardChanges clipboardChanges = OsIntegrations.clipboardChanges();
-        ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), new RobotKeys(),
+        KeySender keys = KeySender.over(OsIntegrations.keystrokes(closeLast));
+        ClipboardPaste clipboard = new ClipboardPaste(Toolkit.getDefaultToolkit().getSystemClipboard(), keys,
                 clipboardChanges, OsIntegrations.textOffer(clipboardChanges, closeLast));
-        TextInserter inserter = new TextInserter(clipboard, new RobotKeys(), OsIntegrations.typer(closeLast));
+        TextInserter inserter = new TextInserter(clipboard, keys, OsIntegrations.typer(closeLast));
         KeyboardWatch keyboard = new KeyboardWatch();
         DictationController controller = new DictationController(new DictationController.Parts(settings::current, mic,
                 engines, inserter, focus, keyboard, new RecordingsFolder(dirs.recordings()), history, notifier));

@@ -43,6 +43,14 @@ public final class Indicator {
     private static final int RECORDING_WIDTH = 520;
     private static final int NOTICE_MILLIS = 3500;
     private static final int TEACH_MILLIS = 9000;
+    /**
+     * How long the recording pill stays, still, after the release before it says "Transcribing…". A text
+     * made at the pause is in the window well before (10-20 ms), and the pill's reshaping, raising and
+     * repainting are X server and CPU work that the paste's round trips waited behind: session 15, paste
+     * on Xvfb, release-to-text median 18.5 ms with the pill changing at the release, 11 ms without a pill.
+     * A pass that runs longer gets its "Transcribing…" after this, under the threshold where a wait shows.
+     */
+    static final int TRANSCRIBING_AFTER_MILLIS = 120;
 
     private enum Mode { HIDDEN, RECORDING, TRANSCRIBING, NOTICE }
 
@@ -50,6 +58,8 @@ public final class Indicator {
     private final Face face = new Face();
     private final Timer animation = new Timer(33, e -> face.repaint());
     private final Timer noticeTimeout = new Timer(NOTICE_MILLIS, e -> hideNotice());
+    private final Timer transcribingLater = new Timer(TRANSCRIBING_AFTER_MILLIS, e -> showTranscribing());
+    private String transcribingModel; // EDT only: the "Transcribing…" to show when transcribingLater fires; null: none
     private volatile boolean enabled = true;
     private volatile float level = Levels.FLOOR_DB;
     private volatile String partial = "";
@@ -72,6 +82,7 @@ public final class Indicator {
             window.setAlwaysOnTop(true);
             window.setContentPane(face);
             noticeTimeout.setRepeats(false);
+            transcribingLater.setRepeats(false);
         });
     }
 
@@ -102,7 +113,10 @@ public final class Indicator {
         recordingSince = System.nanoTime();
         longSpeech = false;
         if (enabled) {
-            SwingUtilities.invokeLater(() -> show(Mode.RECORDING, "Recording", hint, false));
+            SwingUtilities.invokeLater(() -> {
+                cancelTranscribing();
+                show(Mode.RECORDING, "Recording", hint, false);
+            });
         }
     }
 
@@ -126,22 +140,51 @@ public final class Indicator {
         });
     }
 
+    /**
+     * A transcription runs. Right after a recording the pill only stops moving, and says so after
+     * {@link #TRANSCRIBING_AFTER_MILLIS} if the text has not come by then (see there why).
+     */
     public void transcribing(String model) {
         if (enabled) {
             SwingUtilities.invokeLater(() -> {
-                if (mode == Mode.NOTICE) {
-                    underNotice = Mode.TRANSCRIBING; // a notice (no speech, an error) is worth its seconds
-                    underTitle = "Transcribing…";
-                    underSubtitle = model;
-                } else {
-                    show(Mode.TRANSCRIBING, "Transcribing…", model, false);
+                if (mode == Mode.RECORDING && transcribingModel == null) {
+                    animation.stop();
+                    transcribingModel = model;
+                    transcribingLater.restart();
+                } else if (transcribingModel == null) {
+                    transcribingModel = model;
+                    showTranscribing();
                 }
             });
         }
     }
 
+    private void showTranscribing() {
+        String model = transcribingModel;
+        if (model == null) {
+            return; // cancelled after the timer's event was queued
+        }
+        transcribingModel = null;
+        if (!enabled) {
+            return; // turned off meanwhile
+        }
+        if (mode == Mode.NOTICE) {
+            underNotice = Mode.TRANSCRIBING; // a notice (no speech, an error) is worth its seconds
+            underTitle = "Transcribing…";
+            underSubtitle = model;
+        } else {
+            show(Mode.TRANSCRIBING, "Transcribing…", model, false);
+        }
+    }
+
+    private void cancelTranscribing() {
+        transcribingLater.stop();
+        transcribingModel = null;
+    }
+
     public void idle() {
         SwingUtilities.invokeLater(() -> {
+            cancelTranscribing();
             if (mode == Mode.NOTICE) {
                 underNotice = Mode.HIDDEN; // the notice stays its time, then the pill goes
             } else {
@@ -179,7 +222,11 @@ public final class Indicator {
         return new String[] {text, ""};
     }
 
+    /** Told each title the pill shows ("" when it hides); for tests. */
+    volatile java.util.function.Consumer<String> onShow = t -> { };
+
     private void show(Mode m, String t, String sub, boolean warn) {
+        onShow.accept(m == Mode.HIDDEN ? "" : t);
         mode = m;
         title = t;
         subtitle = sub == null ? "" : sub;

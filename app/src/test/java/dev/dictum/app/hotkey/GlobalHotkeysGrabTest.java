@@ -150,4 +150,46 @@ class GlobalHotkeysGrabTest {
                     "Escape also reaches other windows: another program holds it (choose another hotkey in Settings)");
         }
     }
+    /**
+     * The grabs are X round trips made on the listener thread when a recording starts or ends (3-10 ms
+     * at a release on Xvfb). Made under the hotkeys' lock, they held up the hook's thread and the paste's
+     * question whether the hotkey's keys are up (session 15: "modifiers up after 10.7 ms").
+     */
+    @Test
+    void aGrabInFlightDoesNotHoldUpTheKeyboardState() throws Exception {
+        java.util.concurrent.CountDownLatch inHold = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        KeyGrabs slow = new KeyGrabs() {
+            @Override
+            public Map<Grab, String> hold(Set<Grab> grabs) {
+                if (calls.incrementAndGet() == 2) { // the recording's: the first was the constructor's
+                    inHold.countDown();
+                    try {
+                        letGo.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return Map.of();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        KeyboardWatch keyboard = new KeyboardWatch();
+        try (DictationController c = controller()) {
+            new GlobalHotkeys(c, Settings.defaults().hotkeys(), slow, keyboard, p -> { });
+            assertThat(c.start()).isTrue();
+            assertThat(inHold.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the recording's grab began").isTrue();
+            java.util.concurrent.CompletableFuture<Boolean> held =
+                    java.util.concurrent.CompletableFuture.supplyAsync(keyboard::shortcutKeysHeld);
+            assertThat(held.get(2, java.util.concurrent.TimeUnit.SECONDS)).as("no key is held").isFalse();
+            letGo.countDown();
+            c.cancel();
+        } finally {
+            letGo.countDown();
+        }
+    }
 }

@@ -61,6 +61,21 @@ record X11Keymap(int first, int count, int perKeycode, long[] syms) {
         return out;
     }
 
+    /**
+     * The key that carries {@code keysym}: the lowest keycode with it in its first column, else in any
+     * column (a second layout's group); 0 when no key has it.
+     */
+    int keycodeOf(long keysym) {
+        for (int column = 0; column < perKeycode; column++) {
+            for (int k = 0; k < count; k++) {
+                if (syms[k * perKeycode + column] == keysym) {
+                    return first + k;
+                }
+            }
+        }
+        return 0;
+    }
+
     /** The keycodes with no symbol at all, in order. */
     java.util.List<Integer> emptyKeycodes() {
         java.util.List<Integer> out = new java.util.ArrayList<>();
