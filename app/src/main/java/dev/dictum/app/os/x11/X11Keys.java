@@ -2,6 +2,7 @@ package dev.dictum.app.os.x11;
 
 import com.sun.jna.Pointer;
 import dev.dictum.app.os.Keystrokes;
+import java.util.Locale;
 
 /**
  * The paste keystroke and Enter through XTest on a connection of Dictum's own: one keyboard-map read
@@ -19,10 +20,7 @@ public final class X11Keys implements Keystrokes, AutoCloseable {
         X11Keymap map = X11Keymap.read(d);
         int[] codes = new int[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            codes[i] = map.keycodeOf(keysym(keys[i]));
-            if (codes[i] == 0) {
-                throw new IllegalStateException("the keyboard map has no " + keys[i].name().toLowerCase() + " key");
-            }
+            codes[i] = keycode(map, keys[i]); // all looked up before the first event: a missing key sends nothing
         }
         for (int code : codes) {
             Xlib.Xtst.INSTANCE.XTestFakeKeyEvent(d, code, 1, 0);
@@ -33,14 +31,27 @@ public final class X11Keys implements Keystrokes, AutoCloseable {
         Xlib.INSTANCE.XSync(d, 0);
     }
 
-    /** X11's keysyms (X11/keysymdef.h): the left modifiers, lower-case v. */
-    static long keysym(Key k) {
+    static int keycode(X11Keymap map, Key k) {
+        for (long sym : keysyms(k)) {
+            int code = map.keycodeOf(sym);
+            if (code != 0) {
+                return code;
+            }
+        }
+        throw new IllegalStateException("the keyboard map has no " + k.name().toLowerCase(Locale.ROOT) + " key");
+    }
+
+    /**
+     * X11's keysyms for a key (X11/keysymdef.h), the first one the map has wins: the left modifier, else
+     * the right one (a layout option may have moved one away); lower-case v; Return, else the keypad's Enter.
+     */
+    static long[] keysyms(Key k) {
         return switch (k) {
-            case CONTROL -> 0xffe3; // Control_L
-            case SHIFT -> 0xffe1; // Shift_L
-            case INSERT -> 0xff63;
-            case V -> 0x76;
-            case ENTER -> 0xff0d; // Return
+            case CONTROL -> new long[] {0xffe3, 0xffe4}; // Control_L, Control_R
+            case SHIFT -> new long[] {0xffe1, 0xffe2}; // Shift_L, Shift_R
+            case INSERT -> new long[] {0xff63};
+            case V -> new long[] {0x76};
+            case ENTER -> new long[] {0xff0d, 0xff8d}; // Return, KP_Enter
         };
     }
 

@@ -43,19 +43,28 @@ class X11KeysTest {
         try (XDisplay d = XDisplay.open()) {
             X11Keymap map = X11Keymap.read(d.handle);
             for (Key k : Key.values()) {
-                assertThat(map.keycodeOf(X11Keys.keysym(k))).as("the keycode of %s", k).isBetween(8, 255);
+                assertThat(map.keycodeOf(X11Keys.keysyms(k)[0])).as("the keycode of %s", k).isBetween(8, 255);
             }
         }
     }
 
     @Test
     void aKeysymIsFoundInTheFirstColumnBeforeAnyOther() {
-        long v = X11Keys.keysym(Key.V);
+        long v = X11Keys.keysyms(Key.V)[0];
         // keycodes 8, 9, 10; two columns each: 9 has v in its second column, 10 in its first
         X11Keymap map = new X11Keymap(8, 3, 2, new long[] {0x61, 0x41, 0x6c6, v, v, 0x56});
         assertThat(map.keycodeOf(v)).isEqualTo(10);
         X11Keymap secondGroupOnly = new X11Keymap(8, 2, 2, new long[] {0x6c6, v, 0x61, 0});
         assertThat(secondGroupOnly.keycodeOf(v)).isEqualTo(8);
-        assertThat(secondGroupOnly.keycodeOf(X11Keys.keysym(Key.INSERT))).as("no key carries it").isZero();
+        assertThat(secondGroupOnly.keycodeOf(X11Keys.keysyms(Key.INSERT)[0])).as("no key carries it").isZero();
+    }
+    @Test
+    void aModifierMovedOffItsLeftKeyIsPressedOnTheRightOneAndAMissingKeyRefusesTheChord() {
+        // keycodes 8, 9: Control_R and v only (a layout option took Control_L away)
+        X11Keymap map = new X11Keymap(8, 2, 2, new long[] {0xffe4, 0, 0x76, 0x56});
+        assertThat(X11Keys.keycode(map, Key.CONTROL)).isEqualTo(8);
+        assertThat(X11Keys.keycode(map, Key.V)).isEqualTo(9);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> X11Keys.keycode(map, Key.INSERT))
+                .isInstanceOf(IllegalStateException.class).hasMessage("the keyboard map has no insert key");
     }
 }
