@@ -34,15 +34,16 @@ final class GemvPanelsF16 implements DecoderPanels {
     /** Output rows per panel: four vectors of accumulators. */
     static final int P = 4 * CpuVectors.L;
     /**
-     * How the f16 weights are widened: "blocks" ({@link #panelBlocks}) or "bits" ({@link #panel}).
-     * Blocks at every width, from idle A/Bs alternating the two in separate JVMs (issue 21, 2 threads,
-     * decoder ms per token over cache lengths 0-224, nothing else running; docs/benchmarks.md):
-     * 256 bits: toy-en blocks 1.85-1.92, bits 2.11-2.24; tiny blocks 3.10-3.26, bits 3.53-3.77;
-     * 512 bits: blocks +10 %. (An earlier one-thread A/B under load 90-160 had the bit trick ahead at
-     * 256 bits: under that load the L1-resident scratch did not stay resident.)
+     * How the f16 weights are widened: "blocks" ({@link #panelBlocks}) or "bits" ({@link #panel}); by default
+     * blocks at 256 bits and bits at 512, from idle A/Bs alternating the two in separate JVMs (issue 21, 2
+     * threads, decoder ms per token over cache lengths 0-224, nothing else running; docs/benchmarks.md):
+     * 256 bits (session 13): toy-en blocks 1.85-1.92, bits 2.11-2.24; tiny blocks 3.10-3.26, bits 3.53-3.77.
+     * 512 bits (session 16, every size, minimum of each JVM): toy-en blocks 1.79-2.54, bits 1.20-1.69; tiny
+     * blocks 2.93-3.10, bits 2.36-2.68; base blocks 5.71-7.31, bits 3.93-4.75; small blocks 17.9-19.3, bits
+     * 11.4-15.8. (Session 13's "512 bits: blocks +10 %" came from toy-en alone.)
      */
-    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", "blocks")
-            .equals("blocks");
+    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", CpuVectors.L >= 16 ? "bits"
+            : "blocks").equals("blocks");
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
     private static final ValueLayout.OfShort LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
