@@ -34,16 +34,19 @@ final class GemvPanelsF16 implements DecoderPanels {
     /** Output rows per panel: four vectors of accumulators. */
     static final int P = 4 * CpuVectors.L;
     /**
-     * How the f16 weights are widened: "blocks" ({@link #panelBlocks}) or "bits" ({@link #panel}); by default
-     * blocks at 256 bits and bits at 512, from idle A/Bs alternating the two in separate JVMs (issue 21, 2
-     * threads, decoder ms per token over cache lengths 0-224, nothing else running; docs/benchmarks.md):
-     * 256 bits (session 13): toy-en blocks 1.85-1.92, bits 2.11-2.24; tiny blocks 3.10-3.26, bits 3.53-3.77.
-     * 512 bits (session 16, every size, minimum of each JVM): toy-en blocks 1.79-2.54, bits 1.20-1.69; tiny
-     * blocks 2.93-3.10, bits 2.36-2.68; base blocks 5.71-7.31, bits 3.93-4.75; small blocks 17.9-19.3, bits
-     * 11.4-15.8. (Session 13's "512 bits: blocks +10 %" came from toy-en alone.)
+     * How the f16 weights are widened: "blocks" ({@link #panelBlocks}), "bits" ({@link #panel}) or, by default,
+     * "auto": the bit trick at 512 bits, and at 256 bits blocks for inputs shorter than {@link #BITS_FROM_K}
+     * and the bit trick from there. From idle A/Bs alternating the two in separate JVMs (issue 21, 2 threads,
+     * decoder ms per token over cache lengths 0-224, minimum per JVM, nothing else running; docs/benchmarks.md):
+     * 512 bits (session 16, every size): toy-en blocks 1.79-2.54, bits 1.20-1.69; tiny blocks 2.93-3.10, bits
+     * 2.36-2.72; base blocks 5.71-7.31, bits 3.93-4.75; small blocks 16.1-19.3, bits 11.4-16.0.
+     * 256 bits: toy-en (k 256) blocks 1.85-1.92, bits 2.11-2.24; tiny (k 384) blocks 3.10-3.26, bits 3.53-3.77
+     * (session 13); base (k 512) level, blocks 5.39-5.61, bits 5.33-5.54; small (k 768 and 3072) blocks
+     * 17.2-20.7, bits 15.7-15.8 (session 16). (Session 13's "512 bits: blocks +10 %" came from toy-en alone.)
      */
-    static final boolean WIDEN_BLOCKS = System.getProperty("dictum.cpu.panels.widen", CpuVectors.L >= 16 ? "bits"
-            : "blocks").equals("blocks");
+    static final String WIDEN = System.getProperty("dictum.cpu.panels.widen", "auto");
+    /** At 256 bits under "auto": the input length from which the bit trick widens (small's 768; base's 512 was level). */
+    static final int BITS_FROM_K = 768;
     private static final VectorSpecies<Float> F = CpuVectors.F;
     private static final int L = CpuVectors.L;
     private static final ValueLayout.OfShort LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -119,7 +122,16 @@ final class GemvPanelsF16 implements DecoderPanels {
     /** C[i, :] = epilogue(A[i, :] · Wᵀ) for {@code m} rows of A. */
     @Override
     public void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
-        run(a, aOff, lda, m, c, cOff, ldc, e, WIDEN_BLOCKS);
+        run(a, aOff, lda, m, c, cOff, ldc, e, widenInBlocks(k));
+    }
+
+    /** Whether a matrix of input length {@code k} widens in blocks ({@link #WIDEN}). */
+    static boolean widenInBlocks(int k) {
+        return switch (WIDEN) {
+            case "blocks" -> true;
+            case "bits" -> false;
+            default -> CpuVectors.L < 16 && k < BITS_FROM_K;
+        };
     }
 
     /** {@link #run} with the widening chosen by the caller (the tests run both at either width). */

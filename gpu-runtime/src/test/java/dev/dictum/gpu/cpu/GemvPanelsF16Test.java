@@ -44,4 +44,15 @@ class GemvPanelsF16Test {
             }
         }
     }
+
+    /** The default ("auto") widening: the bit trick at 512 bits; at 256, blocks below k 768 (the idle A/Bs). */
+    @org.junit.jupiter.api.Test
+    void theDefaultWideningFollowsTheWidthAndTheInputLength() {
+        assertThat(GemvPanelsF16.WIDEN).isEqualTo("auto");
+        boolean narrow = CpuVectors.L < 16;
+        assertThat(GemvPanelsF16.widenInBlocks(384)).isEqualTo(narrow);
+        assertThat(GemvPanelsF16.widenInBlocks(767)).isEqualTo(narrow);
+        assertThat(GemvPanelsF16.widenInBlocks(768)).isFalse();
+        assertThat(GemvPanelsF16.widenInBlocks(3072)).isFalse();
+    }
 }
