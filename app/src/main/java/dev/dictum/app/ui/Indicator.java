@@ -58,7 +58,7 @@ public final class Indicator {
     private final Face face = new Face();
     private final Timer animation = new Timer(33, e -> face.repaint());
     private final Timer noticeTimeout = new Timer(NOTICE_MILLIS, e -> hideNotice());
-    private final Timer transcribingLater = new Timer(TRANSCRIBING_AFTER_MILLIS, e -> showTranscribing());
+    private final Timer transcribingLater = new Timer(TRANSCRIBING_AFTER_MILLIS, e -> showPendingTranscribing());
     private String transcribingModel; // EDT only: the "Transcribing…" to show when transcribingLater fires; null: none
     private volatile boolean enabled = true;
     private volatile float level = Levels.FLOOR_DB;
@@ -152,19 +152,22 @@ public final class Indicator {
                     transcribingModel = model;
                     transcribingLater.restart();
                 } else if (transcribingModel == null) {
-                    transcribingModel = model;
-                    showTranscribing();
+                    showTranscribing(model);
                 }
             });
         }
     }
 
-    private void showTranscribing() {
+    /** The delayed "Transcribing…" of {@link #transcribing}, unless it was cancelled after the timer's event was queued. */
+    private void showPendingTranscribing() {
         String model = transcribingModel;
-        if (model == null) {
-            return; // cancelled after the timer's event was queued
-        }
         transcribingModel = null;
+        if (model != null) {
+            showTranscribing(model);
+        }
+    }
+
+    private void showTranscribing(String model) {
         if (!enabled) {
             return; // turned off meanwhile
         }
