@@ -42,7 +42,7 @@ final class GemvPanelsF16 implements DecoderPanels {
      * 2.36-2.72; base blocks 5.71-7.31, bits 3.93-4.75; small blocks 16.1-19.3, bits 11.4-16.0.
      * 256 bits: toy-en (k 256) blocks 1.85-1.92, bits 2.11-2.24; tiny (k 384) blocks 3.10-3.26, bits 3.53-3.77
      * (session 13); base (k 512) level, blocks 5.39-5.61, bits 5.33-5.54; small (k 768 and 3072) blocks
-     * 17.2-20.7, bits 15.7-15.8 (session 16). (Session 13's "512 bits: blocks +10 %" came from toy-en alone.)
+     * 17.2-20.7, bits 15.7-16.8 (session 16). (Session 13's "512 bits: blocks +10 %" came from toy-en alone.)
      */
     static final String WIDEN = System.getProperty("dictum.cpu.panels.widen", "auto");
     /** At 256 bits under "auto": the input length from which the bit trick widens (small's 768; base's 512 was level). */
@@ -55,11 +55,14 @@ final class GemvPanelsF16 implements DecoderPanels {
     private final MemorySegment panels;
     private final int n;
     private final int k;
+    /** {@link #widenInBlocks} of this matrix's k, decided once. */
+    private final boolean blocks;
 
     private GemvPanelsF16(MemorySegment panels, int n, int k) {
         this.panels = panels;
         this.n = n;
         this.k = k;
+        this.blocks = widenInBlocks(k);
     }
 
     /** Re-lays an F16 matrix [n, k] (rows past n in the last panel are zero). */
@@ -122,7 +125,7 @@ final class GemvPanelsF16 implements DecoderPanels {
     /** C[i, :] = epilogue(A[i, :] · Wᵀ) for {@code m} rows of A. */
     @Override
     public void run(float[] a, int aOff, int lda, int m, float[] c, int cOff, int ldc, KernelEpilogue e) {
-        run(a, aOff, lda, m, c, cOff, ldc, e, widenInBlocks(k));
+        run(a, aOff, lda, m, c, cOff, ldc, e, blocks);
     }
 
     /** Whether a matrix of input length {@code k} widens in blocks ({@link #WIDEN}). */

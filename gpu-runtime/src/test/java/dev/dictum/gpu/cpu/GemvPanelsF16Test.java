@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dictum.gpu.DType;
 import dev.dictum.gpu.HostTensor;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,7 +47,7 @@ class GemvPanelsF16Test {
     }
 
     /** The default ("auto") widening: the bit trick at 512 bits; at 256, blocks below k 768 (the idle A/Bs). */
-    @org.junit.jupiter.api.Test
+    @Test
     void theDefaultWideningFollowsTheWidthAndTheInputLength() {
         assertThat(GemvPanelsF16.WIDEN).isEqualTo("auto");
         boolean narrow = CpuVectors.L < 16;
