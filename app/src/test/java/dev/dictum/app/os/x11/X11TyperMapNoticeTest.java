@@ -7,9 +7,10 @@ import com.sun.jna.Memory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The map changes another X client is told of ({@link X11Typer#CHANGE_AGAIN_AFTER_MILLIS}): one per
- * text that needs new keycodes, two when the change before it is recent, so a target whose libX11
- * forgot the first (read during its fetch of the earlier change) still learns of it before the keys.
+ * The map changes another X client is told of ({@link X11Typer#CHANGE_AGAIN_AFTER_MILLIS}): one change
+ * per text that needs new keycodes (the server sends several notices for each), made twice when the
+ * change before it is recent, so a target whose libX11 forgot the first (read during its fetch of the
+ * earlier change) still learns of it before the keys.
  * X11TyperTest.textsInARowArriveExactly is the end-to-end check (without the repeat, 4-8 % of its
  * runs under load lost the second text's new characters); this one counts the notices themselves.
  */
