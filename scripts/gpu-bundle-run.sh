@@ -67,9 +67,21 @@ CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest
 [ -z "${BUNDLE_CLASSES:-}" ] || read -ra CLASSES <<<"$BUNDLE_CLASSES"
 SELECT=()
 for c in "${CLASSES[@]}"; do SELECT+=(--select-class "$c"); done
+# A test that stalls must not eat the device call (session 18: one sat 4 minutes with the GPU idle and said
+# nothing): each test fails after BUNDLE_TEST_TIMEOUT, its own thread's stack in the failure, and the JVM writes
+# every thread's stack into junit.txt after BUNDLE_DUMP_AFTER seconds if it is still running.
 "$JAVA" "${FLAGS[@]}" -Ddictum.testdata="$B/testdata" -jar "$B"/lib-test/junit-platform-console-standalone-*.jar \
   execute --disable-banner --details=tree --class-path "$TESTCP" "${SELECT[@]}" --reports-dir "$LOGS/junit" \
-  >"$LOGS/junit.txt" 2>&1
+  --config "junit.jupiter.execution.timeout.default=${BUNDLE_TEST_TIMEOUT:-4 m}" \
+  --config junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD \
+  >"$LOGS/junit.txt" 2>&1 &
+junit_pid=$!
+( # polls, so that no sleeping child outlives the JVM holding the caller's output open
+  for ((i = 0; i < ${BUNDLE_DUMP_AFTER:-500}; i++)); do sleep 1; kill -0 "$junit_pid" 2>/dev/null || exit 0; done
+  kill -QUIT "$junit_pid"
+) >/dev/null 2>&1 &
+wait "$junit_pid" || true
+wait
 grep -E "✘|↷|tests (successful|failed|aborted|skipped)" "$LOGS/junit.txt" | head -80
 count() { grep -E "$2 $1" "$LOGS/junit.txt" | grep -oE '[0-9]+' | head -1; }
 jpass="$(count successful tests)"

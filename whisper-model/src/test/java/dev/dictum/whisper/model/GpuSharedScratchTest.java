@@ -8,8 +8,10 @@ import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.gpu.select.Backends;
 import dev.dictum.whisper.format.WhisperDims;
 import dev.dictum.whisper.session.WhisperEngine;
+import dev.dictum.whisper.testutil.TestData;
 import dev.dictum.whisper.testutil.ToyEnGpu;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,8 +91,12 @@ class GpuSharedScratchTest {
                 for (int i = 0; i < runs.length; i++) {
                     assertThat(runs[i].seen).hasSameSizeAs(want.get(i));
                     for (int j = 0; j < want.get(i).size(); j++) {
-                        assertThat(runs[i].seen.get(j)).as("%s: decoding %d, row %d", api, i, j)
-                                .containsExactly(want.get(i).get(j));
+                        float[] got = runs[i].seen.get(j);
+                        float[] w = want.get(i).get(j);
+                        assertThat(Arrays.mismatch(got, w)) // containsExactly: minutes to say a whole row differs
+                                .as("%s: decoding %d, row %d: first element that differs (-1: none), "
+                                        + "‖got−want‖/‖want‖ = %.3g", api, i, j, TestData.relativeError(got, w))
+                                .isEqualTo(-1);
                     }
                 }
             }
