@@ -61,8 +61,8 @@ public final class Dequant {
         long off = row * t.bytesFor(cols) + t.bytesFor(col);
         switch (t) {
             case F32 -> MemorySegment.copy(seg, F32, off, dst, dstOff, count);
-            case F16 -> f16(seg, off, count, dst, dstOff);
-            case BF16 -> bf16(seg, off, count, dst, dstOff);
+            case F16 -> HalfFloats.widenF16(seg, off, count, dst, dstOff);
+            case BF16 -> HalfFloats.widenBf16(seg, off, count, dst, dstOff);
             case I8 -> i8(seg, off, count, w.rowScales().getAtIndex(F32, row), dst, dstOff);
             case Q8_0 -> q8_0(seg, off, count / 32, dst, dstOff);
             case Q4_0 -> q4_0(seg, off, count / 32, dst, dstOff);
@@ -74,28 +74,6 @@ public final class Dequant {
     /** The f32 value of an f16 stored at {@code off}. */
     static float f16At(MemorySegment seg, long off) {
         return Float.float16ToFloat(seg.get(I16, off));
-    }
-
-    private static void f16(MemorySegment seg, long off, int count, float[] dst, int d) {
-        int L = CpuVectors.L;
-        int i = 0;
-        for (; i <= count - L; i += L) {
-            HalfFloats.loadF16(seg, off + 2L * i).intoArray(dst, d + i);
-        }
-        for (; i < count; i++) {
-            dst[d + i] = f16At(seg, off + 2L * i);
-        }
-    }
-
-    private static void bf16(MemorySegment seg, long off, int count, float[] dst, int d) {
-        int L = CpuVectors.L;
-        int i = 0;
-        for (; i <= count - L; i += L) {
-            HalfFloats.loadBf16(seg, off + 2L * i).intoArray(dst, d + i);
-        }
-        for (; i < count; i++) {
-            dst[d + i] = Float.intBitsToFloat((seg.get(I16, off + 2L * i) & 0xffff) << 16);
-        }
     }
 
     private static void i8(MemorySegment seg, long off, int count, float scale, float[] dst, int d) {
