@@ -5,7 +5,6 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.S2I;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -20,7 +19,6 @@ import jdk.incubator.vector.ShortVector;
  * all 65536 patterns in the tests).
  */
 final class HalfFloats {
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private HalfFloats() {
     }
@@ -52,7 +50,7 @@ final class HalfFloats {
             finite.reinterpretAsInts().or(special).or(sign).reinterpretAsFloats().intoArray(dst, d + i);
         }
         for (; i < count; i++) {
-            dst[d + i] = Float.float16ToFloat(seg.get(I16, off + 2L * i));
+            dst[d + i] = Dequant.f16At(seg, off + 2L * i);
         }
     }
 
@@ -65,7 +63,7 @@ final class HalfFloats {
                     .intoArray(dst, d + i); // bf16 is the top half of an f32
         }
         for (; i < count; i++) {
-            dst[d + i] = Float.intBitsToFloat((seg.get(I16, off + 2L * i) & 0xffff) << 16);
+            dst[d + i] = Float.intBitsToFloat((seg.get(Dequant.I16, off + 2L * i) & 0xffff) << 16);
         }
     }
 

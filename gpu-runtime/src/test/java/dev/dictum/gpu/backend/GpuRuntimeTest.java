@@ -123,8 +123,8 @@ class GpuRuntimeTest {
                 for (Future<float[]> f : results) {
                     float[] got = f.get();
                     assertThat(java.util.Arrays.mismatch(got, want)) // containsExactly: seconds to minutes to fail
-                            .as("first element that differs (-1: none), ‖got−want‖/‖want‖ = %.3g",
-                                    Gpus.relErr(got, want)).isEqualTo(-1);
+                            .as(() -> "first element that differs (-1: none), ‖got−want‖/‖want‖ = "
+                                    + Gpus.relErr(got, want)).isEqualTo(-1);
                 }
             } finally {
                 pool.shutdownNow();

@@ -87,9 +87,12 @@ class GpuStepGraphTest {
             assertThat(counting.calls()).as("graph launches").isGreaterThanOrEqualTo(want.size());
             assertThat(got).hasSameSizeAs(want);
             for (int i = 0; i < want.size(); i++) {
-                assertThat(java.util.Arrays.mismatch(got.get(i), want.get(i))) // containsExactly: minutes to fail
-                        .as("logits of step %d: first element that differs (-1: none), ‖got−want‖/‖want‖ = %.3g", i,
-                                relativeError(got.get(i), want.get(i))).isEqualTo(-1);
+                float[] gotRow = got.get(i);
+                float[] wantRow = want.get(i);
+                int step = i;
+                assertThat(java.util.Arrays.mismatch(gotRow, wantRow)) // containsExactly: minutes to fail
+                        .as(() -> "logits of step " + step + ": first element that differs (-1: none), "
+                                + "‖got−want‖/‖want‖ = " + relativeError(gotRow, wantRow)).isEqualTo(-1);
             }
             int before = counting.calls();
             assertThat(transcribe(g, audio)).isEqualTo(transcribe(e, audio));

@@ -93,10 +93,10 @@ class GpuSharedScratchTest {
                     for (int j = 0; j < want.get(i).size(); j++) {
                         float[] got = runs[i].seen.get(j);
                         float[] w = want.get(i).get(j);
+                        String where = api + ": decoding " + i + ", row " + j;
                         assertThat(Arrays.mismatch(got, w)) // containsExactly: minutes to say a whole row differs
-                                .as("%s: decoding %d, row %d: first element that differs (-1: none), "
-                                        + "‖got−want‖/‖want‖ = %.3g", api, i, j, TestData.relativeError(got, w))
-                                .isEqualTo(-1);
+                                .as(() -> where + ": first element that differs (-1: none), ‖got−want‖/‖want‖ = "
+                                        + TestData.relativeError(got, w)).isEqualTo(-1);
                     }
                 }
             }
