@@ -17,6 +17,9 @@
 #                          ggml file (hf_to_ggml.py --ftype q8_0), Dictum and whisper.cpp, size "S-q8_0"
 #     SKIP_TRANSFORMERS=1  DICTUM_EAGER_TOO=1 (Dictum also with DICTUM_CUDA_GRAPHS=0: "dictum-eager", the
 #                          decoder step launched op by op instead of replayed as one CUDA graph)
+#     LIMITED="large-v3-turbo=1500 large-v3=2048"  those sizes run again as "dictum-limited" with
+#                          DICTUM_GPU_MEMORY_MIB set to the MiB given (issue 22: the encoder's blocks then take
+#                          turns in two device slots, copied in from host memory)
 #     SKIP_DICTUM=1        no Dictum figures (e.g. a second call for the compiled transformers alone)
 #     SKIP_RELEASE=1       no release-to-text (Dictum's real session on 5 s of the toy-en samples:
 #                          RELEASE_RUNS=6 dictations per ending, fed at 4x real time, 16 tokens at most)
@@ -187,6 +190,9 @@ for s in "${SIZES[@]}"; do
   dictum_bench dictum "$CP_NEW" "$s"
   [ -z "${DICTUM_EAGER_TOO:-}" ] || DICTUM_CUDA_GRAPHS=0 dictum_bench dictum-eager "$CP_NEW" "$s"
   [ -z "$CP_OLD" ] || dictum_bench dictum-baseline "$CP_OLD" "$s"
+  for lim in ${LIMITED:-}; do
+    [ "${lim%%=*}" = "$s" ] && DICTUM_GPU_MEMORY_MIB="${lim#*=}" dictum_bench dictum-limited "$CP_NEW" "$s"
+  done
   if [ -z "${SKIP_RELEASE:-}" ]; then
     log "dictum $s release-to-text"
     dictum_release "$s"

@@ -84,6 +84,11 @@ def main():
             note = f" (text made at a pause in {spec} runs)" if spec is not None else ""
             print(f"| {s} | release-to-text 5 s, {label}{note}; peers: encode + {RELEASE_STEPS} steps | {f(dv)} | — | "
                   + " | ".join(f(v) for v in pr) + f" | {ratio} | {floor:.3f} ms |")
+    for r in rows:  # LIMITED: Dictum again under DICTUM_GPU_MEMORY_MIB (its encoder blocks taking turns)
+        if r.get("engine") == "dictum-limited":
+            print(f"\ndictum-limited {r['size']}: encoder {f(r.get('encoder_ms'))} ms, decoder "
+                  f"{f(r.get('decode_ms_per_token'))} ms/token, beam-5 {f(r.get('beam5_transcribe_ms_per_token'))} "
+                  f"ms/token of a transcription, peak GPU {f(r.get('peak_gpu_mib'), 0)} MiB")
     errors = [r for r in rows if r.get("error")]
     for r in errors:
         print(f"\n{r['engine']} {r.get('size')}: not measured: {r['error']}")

@@ -56,6 +56,7 @@ CLASSES=(dev.dictum.gpu.backend.GpuRuntimeTest dev.dictum.gpu.backend.GpuOpsTest
   dev.dictum.gpu.backend.GpuSelfAttentionF16Test dev.dictum.whisper.gpu.GpuMemoryPhasesTest
   dev.dictum.gpu.backend.GpuRowAttentionTest dev.dictum.whisper.model.GpuBeamReorderTest
   dev.dictum.whisper.model.GpuSharedScratchTest
+  dev.dictum.gpu.backend.GpuLayerTurnsTest dev.dictum.whisper.model.GpuEncoderTurnsTest
   dev.dictum.gpu.discovery.RocmScanTest
   dev.dictum.gpu.discovery.DebianHipRuntimeTest dev.dictum.gpu.discovery.OldNvidiaDriverTest
   dev.dictum.whisper.gpu.GpuModelTest dev.dictum.whisper.gpu.GpuTrafficTest dev.dictum.whisper.gpu.GpuStepGraphTest

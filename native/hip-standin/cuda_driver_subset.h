@@ -15,6 +15,7 @@ typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUstream_st* CUstream;
+typedef struct CUevent_st* CUevent;
 typedef unsigned long long CUdeviceptr;
 typedef struct { char bytes[16]; } CUuuid;
 
@@ -97,6 +98,10 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count, CUs
 CUresult cuStreamCreate(CUstream* stream, unsigned int flags);
 CUresult cuStreamDestroy_v2(CUstream stream);
 CUresult cuStreamSynchronize(CUstream stream);
+CUresult cuEventCreate(CUevent* event, unsigned int flags);
+CUresult cuEventDestroy_v2(CUevent event);
+CUresult cuEventRecord(CUevent event, CUstream stream);
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags);
 CUresult cuModuleLoadData(CUmodule* module, const void* image);
 CUresult cuModuleUnload(CUmodule module);
 CUresult cuModuleGetFunction(CUfunction* f, CUmodule module, const char* name);

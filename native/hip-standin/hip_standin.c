@@ -596,6 +596,41 @@ EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
     return CU(cuStreamSynchronize((CUstream) stream));
 }
 
+/* ---- events (ordering between streams; hipEventDisableTiming = CU_EVENT_DISABLE_TIMING = 2) ---- */
+
+EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
+    FIRST_CALL("hipEventCreateWithFlags");
+    if (!event) {
+        return record(hipErrorInvalidValue);
+    }
+    BIND();
+    CUevent e = NULL;
+    hipError_t r = CU(cuEventCreate(&e, flags & hipEventDisableTiming));
+    *event = (hipEvent_t) e;
+    return r;
+}
+
+EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
+    FIRST_CALL("hipEventDestroy");
+    if (!event) {
+        return record(hipErrorInvalidHandle);
+    }
+    BIND();
+    return CU(cuEventDestroy_v2((CUevent) event));
+}
+
+EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+    FIRST_CALL("hipEventRecord");
+    BIND();
+    return CU(cuEventRecord((CUevent) event, (CUstream) stream));
+}
+
+EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+    FIRST_CALL("hipStreamWaitEvent");
+    BIND();
+    return CU(cuStreamWaitEvent((CUstream) stream, (CUevent) event, flags));
+}
+
 EXPORT hipError_t hipDeviceSynchronize(void) {
     FIRST_CALL("hipDeviceSynchronize");
     BIND();

@@ -25,6 +25,25 @@ public interface Backend extends AutoCloseable {
     /** Makes a weight resident on this backend (the CPU backend keeps the mapped segment). */
     Weight upload(HostTensor tensor);
 
+    /**
+     * Makes {@code layers} resident as {@link LayerTurns}: {@code layers[i]} the tensors of layer i, every layer
+     * the same shapes in the same order. With {@code inTurns} 0 each is uploaded once ({@link ResidentLayers});
+     * a backend with device memory may keep the last {@code inTurns} layers in host memory and bring each into
+     * one of two device slots before it runs (issue 22: a model that does not fit the device whole). This
+     * default (the CPU, whose memory is the host's) keeps every layer resident.
+     */
+    default LayerTurns uploadInTurns(HostTensor[][] layers, int inTurns) {
+        return new ResidentLayers(this, layers);
+    }
+
+    /**
+     * The device memory a model may take here, in bytes: {@link MemoryFit}'s share of what is free, or less
+     * where the user set a limit. Unbounded on a backend whose memory is the host's (the CPU).
+     */
+    default long memoryAvailable() {
+        return Long.MAX_VALUE;
+    }
+
     /** A zero-filled f32 activation buffer of {@code floats} elements. */
     Buffer allocate(long floats);
 

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * Before a model is loaded on a GPU (issue 22): whether it fits the device's free memory, by the
- * model's estimate ({@link WhisperEngine#gpuMemoryNeed}, from its dimensions alone) against what the driver reports
+ * model's estimate of the least it needs ({@link WhisperEngine#gpuMemoryNeed}, from its dimensions alone,
+ * its encoder's blocks taking turns) against what the driver reports
  * free now (cuMemGetInfo / hipMemGetInfo; the backend's own context is already in use), with
  * {@link MemoryFit}'s margin. A model that does not fit runs on the CPU, never silently: the notice
  * names what it needs, what is free and on which device, and an installed model that would fit.

@@ -18,8 +18,10 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.LayerTurns;
 import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.MemoryReport;
+import dev.dictum.gpu.ResidentLayers;
 import dev.dictum.gpu.StepGraph;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.device.Device;
@@ -30,6 +32,7 @@ import dev.dictum.gpu.device.KernelArgs;
 import dev.dictum.gpu.device.KernelCache;
 import dev.dictum.gpu.device.KernelImages;
 import dev.dictum.gpu.device.Stream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -62,11 +65,19 @@ public final class GpuBackend implements Backend {
     private String graphsRefused;
 
     public GpuBackend(GpuDriver driver, int ordinal) {
+        this(driver, ordinal, GpuMemory.limitFrom(System.getenv(GpuMemory.LIMIT_VARIABLE)));
+    }
+
+    /**
+     * A backend on device {@code ordinal} where a model may hold at most {@code memoryLimit} bytes (what
+     * DICTUM_GPU_MEMORY_MIB sets; {@code Long.MAX_VALUE}: no limit but the free memory).
+     */
+    public GpuBackend(GpuDriver driver, int ordinal, long memoryLimit) {
         this.driver = driver;
         this.device = new Device(driver, ordinal);
         this.stream = device.newStream();
         this.kernels = new KernelCache(device, KernelImages.load());
-        this.memory = new GpuMemory(device, stream, kernels);
+        this.memory = new GpuMemory(device, stream, kernels, memoryLimit);
         this.projection = new ProjectionOps(driver.api(), stream, kernels, device.props(),
                 new HiloGemm(stream, kernels, memory, device.props()), memory);
         this.crossKv = new CrossKvOps(stream, kernels, memory, device.props());
@@ -125,6 +136,24 @@ public final class GpuBackend implements Backend {
     @Override
     public synchronized void checkFits(String what, long bytes) {
         memory.checkFits(what, bytes, name());
+    }
+
+    @Override
+    public synchronized long memoryAvailable() {
+        return memory.available();
+    }
+
+    /** Layers whose weights take turns in device slots ({@link GpuLayerTurns}): closed before the memory. */
+    private final List<GpuLayerTurns> turns = new ArrayList<>();
+
+    @Override
+    public synchronized LayerTurns uploadInTurns(HostTensor[][] layers, int inTurns) {
+        if (inTurns == 0) {
+            return new ResidentLayers(this, layers);
+        }
+        GpuLayerTurns t = new GpuLayerTurns(this, driver, stream, memory, layers, inTurns);
+        turns.add(t);
+        return t;
     }
 
     @Override
@@ -471,6 +500,7 @@ public final class GpuBackend implements Backend {
             stream.synchronize();
             driver.deviceSynchronize();
         } finally {
+            turns.forEach(GpuLayerTurns::close);
             memory.close();
             kernels.close();
             stream.close();

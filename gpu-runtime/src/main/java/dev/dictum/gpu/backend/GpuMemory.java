@@ -54,7 +54,14 @@ final class GpuMemory implements AutoCloseable {
     private final DeviceBuffer crossPartials;
     private final DeviceBuffer crossTickets;
 
-    GpuMemory(Device device, Stream stream, KernelCache kernels) {
+    /** The most a model may hold here (bytes; {@link #NO_LIMIT} unless the user set one: {@link #limitFrom}). */
+    private final long limit;
+    static final long NO_LIMIT = Long.MAX_VALUE;
+    /** The variable that limits what a model may hold on the GPU, in MiB (its context not counted). */
+    static final String LIMIT_VARIABLE = "DICTUM_GPU_MEMORY_MIB";
+
+    GpuMemory(Device device, Stream stream, KernelCache kernels, long limit) {
+        this.limit = limit;
         this.device = device;
         this.stream = stream;
         this.kernels = kernels;
@@ -81,7 +88,43 @@ final class GpuMemory implements AutoCloseable {
                     "%s needs about %.2f GiB on %s (f16 weights and working memory), but %.2f GiB of %.2f GiB"
                             + " are free", what, need / GIB, deviceName, info[0] / GIB, info[1] / GIB));
         }
+        if (need > limitLeft()) {
+            throw new ModelTooLarge(String.format(Locale.ROOT, "%s needs about %.0f MiB on %s, over the %s=%d limit",
+                    what, need / MIB, deviceName, LIMIT_VARIABLE, limit >> 20));
+        }
     }
+
+    /** What a model may still take: {@link MemoryFit}'s share of the free memory, within the user's limit. */
+    long available() {
+        return Math.min(MemoryFit.usable(device.memoryInfo()[0]), limitLeft());
+    }
+
+    /** The limit less what this backend holds already (staging, the ops' fixed scratch); unbounded without one. */
+    private long limitLeft() {
+        return limit == NO_LIMIT ? NO_LIMIT : Math.max(0, limit - ledger.report(-1, -1, -1).total().current());
+    }
+
+    /**
+     * {@value #LIMIT_VARIABLE}'s value as bytes: {@link #NO_LIMIT} where unset or blank; a whole number of MiB
+     * above 0 otherwise, or an {@link IllegalArgumentException} saying what it holds.
+     */
+    static long limitFrom(String mib) {
+        if (mib == null || mib.isBlank()) {
+            return NO_LIMIT;
+        }
+        try {
+            long v = Long.parseLong(mib.strip());
+            if (v > 0 && v < (1L << 43)) {
+                return v << 20;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(LIMIT_VARIABLE + " must be a whole number of MiB above 0, got '" + mib
+                + "'");
+    }
+
+    private static final double MIB = 1L << 20;
 
     private static final double GIB = 1L << 30;
 
@@ -90,6 +133,16 @@ final class GpuMemory implements AutoCloseable {
         DeviceBuffer b = device.allocate(bytes);
         ledger.allocated(c, b.bytes());
         return b;
+    }
+
+    /** Device memory for weights that take turns in it ({@link GpuLayerTurns}), counted as weights. */
+    DeviceBuffer weightSlots(long bytes) {
+        return deviceBytes(bytes, MemoryCategory.WEIGHTS);
+    }
+
+    /** Frees what {@link #weightSlots} gave. */
+    void freeWeightSlots(DeviceBuffer b) {
+        free(b, MemoryCategory.WEIGHTS);
     }
 
     /** Frees {@code b} (null: nothing) and takes it off the ledger's {@code c}. */
@@ -122,13 +175,17 @@ final class GpuMemory implements AutoCloseable {
      * blocks).
      */
     Weight upload(HostTensor t) {
+        return uploadTo(t, weights.place(GpuBackend.weightBytes(t))); // a failed upload leaves its room unused
+    }
+
+    /** {@link #upload} to {@code at}, which has {@link GpuBackend#weightBytes} of room (a slot of {@link GpuLayerTurns}). */
+    GpuWeight uploadTo(HostTensor t, long at) {
         long n = t.elementCount();
         if (GpuWeight.keptAsQ8_0(t)) {
-            long at = weights.place(t.data().byteSize());
             staging.toDevice(t.data(), at); // as an f16 file's: no raw scratch, no conversion
             return new GpuWeight(t, at, true);
         }
-        long f16 = weights.place(2 * n); // a failed upload leaves its room unused until close
+        long f16 = at;
         switch (t.dtype()) {
             case F16 -> staging.toDevice(t.data(), f16);
             case F32, BF16 -> {

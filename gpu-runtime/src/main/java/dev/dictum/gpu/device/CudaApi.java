@@ -62,6 +62,14 @@ interface CudaApi extends Library {
 
     int cuStreamDestroy_v2(long stream);
 
+    int cuEventCreate(LongByReference event, int flags);
+
+    int cuEventDestroy_v2(long event);
+
+    int cuEventRecord(long event, long stream);
+
+    int cuStreamWaitEvent(long stream, long event, int flags);
+
     int cuModuleLoadData(LongByReference module, Pointer image);
 
     int cuModuleUnload(long module);

@@ -210,6 +210,28 @@ public final class CudaDriver implements GpuDriver {
     }
 
     @Override
+    public long eventCreate() {
+        LongByReference e = new LongByReference();
+        check("cuEventCreate", api.cuEventCreate(e, 2)); // CU_EVENT_DISABLE_TIMING
+        return e.getValue();
+    }
+
+    @Override
+    public void eventDestroy(long event) {
+        check("cuEventDestroy", api.cuEventDestroy_v2(event));
+    }
+
+    @Override
+    public void eventRecord(long event, long stream) {
+        check("cuEventRecord", api.cuEventRecord(event, stream));
+    }
+
+    @Override
+    public void streamWaitEvent(long stream, long event) {
+        check("cuStreamWaitEvent", api.cuStreamWaitEvent(stream, event, 0));
+    }
+
+    @Override
     public void deviceSynchronize() {
         check("cuCtxSynchronize", api.cuCtxSynchronize());
     }

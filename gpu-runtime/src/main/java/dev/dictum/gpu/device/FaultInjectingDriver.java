@@ -155,6 +155,27 @@ public final class FaultInjectingDriver implements GpuDriver {
     }
 
     @Override
+    public long eventCreate() {
+        return real.eventCreate();
+    }
+
+    @Override
+    public void eventDestroy(long event) {
+        real.eventDestroy(event);
+    }
+
+    @Override
+    public void eventRecord(long event, long stream) {
+        real.eventRecord(event, stream);
+    }
+
+    @Override
+    public void streamWaitEvent(long stream, long event) {
+        maybeFail("streamWaitEvent");
+        real.streamWaitEvent(stream, event);
+    }
+
+    @Override
     public void deviceSynchronize() {
         real.deviceSynchronize();
     }

@@ -60,6 +60,17 @@ public interface GpuDriver {
 
     void deviceSynchronize();
 
+    /** An event that orders work between streams (no timing: a record costs only its place in the queue). */
+    long eventCreate();
+
+    void eventDestroy(long event);
+
+    /** Marks the point of {@code stream}'s queue that {@link #streamWaitEvent} waits for: everything queued on it so far. */
+    void eventRecord(long event, long stream);
+
+    /** Work queued on {@code stream} after this waits until the latest {@link #eventRecord} of {@code event} is reached. */
+    void streamWaitEvent(long stream, long event);
+
     long moduleLoadData(byte[] image, String moduleName);
 
     void moduleUnload(long module);

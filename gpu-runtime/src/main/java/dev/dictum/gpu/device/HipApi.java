@@ -65,6 +65,14 @@ interface HipApi extends Library {
 
     int hipStreamDestroy(long stream);
 
+    int hipEventCreateWithFlags(LongByReference event, int flags);
+
+    int hipEventDestroy(long event);
+
+    int hipEventRecord(long event, long stream);
+
+    int hipStreamWaitEvent(long stream, long event, int flags);
+
     int hipDeviceSynchronize();
 
     int hipModuleLoadData(LongByReference module, Pointer image);

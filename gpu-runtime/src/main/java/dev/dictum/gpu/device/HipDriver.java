@@ -199,6 +199,28 @@ public final class HipDriver implements GpuDriver {
     }
 
     @Override
+    public long eventCreate() {
+        LongByReference e = new LongByReference();
+        check("hipEventCreateWithFlags", api.hipEventCreateWithFlags(e, 2)); // hipEventDisableTiming
+        return e.getValue();
+    }
+
+    @Override
+    public void eventDestroy(long event) {
+        check("hipEventDestroy", api.hipEventDestroy(event));
+    }
+
+    @Override
+    public void eventRecord(long event, long stream) {
+        check("hipEventRecord", api.hipEventRecord(event, stream));
+    }
+
+    @Override
+    public void streamWaitEvent(long stream, long event) {
+        check("hipStreamWaitEvent", api.hipStreamWaitEvent(stream, event, 0));
+    }
+
+    @Override
     public void deviceSynchronize() {
         check("hipDeviceSynchronize", api.hipDeviceSynchronize());
     }

@@ -42,6 +42,18 @@ public final class Stream implements AutoCloseable {
         device.driver().memsetD32Async(dst, value, count, handle);
     }
 
+    /** Marks with {@code event} (from {@link GpuDriver#eventCreate}) everything queued on this stream so far. */
+    public void record(long event) {
+        device.bind();
+        device.driver().eventRecord(event, handle);
+    }
+
+    /** Makes what is queued on this stream from now on wait for {@code event}'s latest {@link #record}. */
+    public void waitFor(long event) {
+        device.bind();
+        device.driver().streamWaitEvent(handle, event);
+    }
+
     /** Waits until everything queued on this stream has run; a kernel's failure surfaces here. */
     public void synchronize() {
         device.bind();

@@ -4,6 +4,8 @@ import dev.dictum.gpu.Backend;
 import dev.dictum.gpu.Backend.Projection;
 import dev.dictum.gpu.Buffer;
 import dev.dictum.gpu.Epilogue;
+import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.LayerTurns;
 import dev.dictum.gpu.Weight;
 import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
@@ -24,6 +26,8 @@ final class AudioEncoder {
     private final Weight conv2Bias;
     private final Weight positions;
     private final BlockWeights[] blocks;
+    /** The blocks' matrices: resident, or the last layers taking turns on a GPU short of memory (issue 22). */
+    private final LayerTurns matrices;
     private final LayerNormWeights lnPost;
     /** The encoder's buffers in the model's {@link ScratchRegion}, in this order ({@link #scratchLayout}). */
     private static final int MEL = 0;
@@ -37,7 +41,11 @@ final class AudioEncoder {
     /** The window's cross keys before their transposition ({@link TextDecoder#project}): the last of the layout. */
     static final int CROSS_KEYS = 8;
 
-    AudioEncoder(WeightSource src, Backend be) {
+    /**
+     * Uploads the encoder of {@code src}; the matrices of its last {@code layersInTurns} blocks take turns
+     * on the device ({@link Backend#uploadInTurns}; 0: all resident).
+     */
+    AudioEncoder(WeightSource src, Backend be, int layersInTurns) {
         this.be = be;
         this.d = src.dims();
         int n = d.nAudioState();
@@ -47,8 +55,13 @@ final class AudioEncoder {
         conv2Bias = be.upload(src.tensor("encoder.conv2.bias", n));
         positions = be.upload(src.tensor("encoder.positional_embedding", d.nAudioCtx(), n));
         blocks = new BlockWeights[d.nAudioLayer()];
+        HostTensor[][] m = new HostTensor[blocks.length][];
         for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = BlockWeights.load(src, be, "encoder.blocks." + i, n, false);
+            m[i] = BlockWeights.encoderMatrices(src, "encoder.blocks." + i, n);
+        }
+        matrices = be.uploadInTurns(m, layersInTurns);
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = BlockWeights.encoder(src, be, "encoder.blocks." + i, n, matrices.weights(i));
         }
         lnPost = LayerNormWeights.load(src, be, "encoder.ln_post", n);
     }
@@ -98,6 +111,7 @@ final class AudioEncoder {
         int n = d.nAudioState();
         int frames = fullFrames / d.nAudioCtx() * t;
         stopIfUnwanted(keepGoing, "before the encoder");
+        matrices.begin(); // the first layers that take turns start coming in behind the convolutions
         Buffer mel = scratch.buffer(MEL);
         Buffer c1 = scratch.buffer(C1);
         Buffer h = scratch.buffer(H);
@@ -128,6 +142,7 @@ final class AudioEncoder {
             }
             stopIfUnwanted(keepGoing, layer == 0 ? "after the convolutions" : "after encoder layer " + layer);
             BlockWeights b = blocks[layer];
+            matrices.enter(layer);
             be.layerNorm(out, t, n, b.attnLn().gain(), b.attnLn().bias(), h);
             AttentionWeights w = b.attn();
             be.project(h, t, new Projection(w.query(), w.queryBias(), q), new Projection(w.key(), null, k),

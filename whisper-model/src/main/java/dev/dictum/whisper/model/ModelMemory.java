@@ -1,6 +1,7 @@
 package dev.dictum.whisper.model;
 
 import dev.dictum.gpu.HostTensor;
+import dev.dictum.gpu.LayerTurns;
 import dev.dictum.gpu.backend.GpuBackend;
 import dev.dictum.whisper.format.WeightSource;
 import dev.dictum.whisper.format.WhisperDims;
@@ -29,9 +30,22 @@ import dev.dictum.whisper.format.WhisperTensorLayout;
  *                       as much of the encoder's over it as fits, and a tail for the rest of the encoder's
  * @param weightScratch  the f16 buffer a q8_0 matrix is dequantised into before a GEMM: its largest such
  *                       matrix (0 for a file without q8_0 matrices)
+ * @param encoderTurns   the encoder blocks whose matrices take turns on the device, and what each holds
  */
 public record ModelMemory(long weights, long selfKv, long crossKv, long encoderScratch, long decoderScratch,
-        long sharedScratch, long weightScratch) {
+        long sharedScratch, long weightScratch, EncoderTurns encoderTurns) {
+
+    /**
+     * What the encoder's blocks could give back by taking turns ({@link LayerTurns}, issue 22): the bytes of
+     * one block's matrices as the GPU holds them, the blocks there are, and how many take turns in this
+     * estimate (0: all resident). {@code weights} is every weight resident; {@link #total} counts the turns.
+     */
+    public record EncoderTurns(long blockBytes, int blocks, int inTurns) {
+        /** Device bytes the turns save: the blocks in turns less the slots they share. */
+        long saved() {
+            return inTurns == 0 ? 0 : (long) (inTurns - LayerTurns.DEVICE_SLOTS) * blockBytes;
+        }
+    }
     /** The widest decode: Whisper's beam size and best-of are both 5. */
     static final int MAX_SEQUENCES = 5;
     /** Decoder states held at once: the widest decode's and the kept greedy one. */
@@ -51,7 +65,9 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
         // the step's values, the beam step's, BeamRows' table (one row index per sequence and position)
         long perState = 4L * (3 + 3 + 3 * MAX_SEQUENCES + MAX_SEQUENCES * d.nTextCtx());
         long shared = 4 * ScratchRegion.floatsHeld(WhisperModel.scratchLayouts(d), ScratchRegion.Phase.DECODER);
-        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, shared, 0);
+        long block = 2 * 12L * a * a; // the six matrices, f16
+        return new ModelMemory(2 * weightElements(d), selfKv, crossKv, encoder, STATES * perState, shared, 0,
+                new EncoderTurns(block, d.nAudioLayer(), 0));
     }
 
     /**
@@ -68,9 +84,45 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
             weights += GpuBackend.weightBytes(t);
             scratch = Math.max(scratch, GpuBackend.weightScratchBytes(t));
         }
+        long block = 0;
+        for (HostTensor t : BlockWeights.encoderMatrices(source, "encoder.blocks.0", d.nAudioState())) {
+            block += GpuBackend.weightBytes(t);
+        }
         ModelMemory m = onGpu(d);
         return new ModelMemory(weights, m.selfKv, m.crossKv, m.encoderScratch, m.decoderScratch, m.sharedScratch,
-                scratch);
+                scratch, new EncoderTurns(block, d.nAudioLayer(), 0));
+    }
+
+    /** This estimate with the last {@code inTurns} encoder blocks' matrices taking turns (0: none). */
+    public ModelMemory withEncoderInTurns(int inTurns) {
+        if (inTurns != 0 && (inTurns <= LayerTurns.DEVICE_SLOTS || inTurns > encoderTurns.blocks())) {
+            throw new IllegalArgumentException("encoder blocks in turns must be 0 or " + (LayerTurns.DEVICE_SLOTS + 1)
+                    + ".." + encoderTurns.blocks() + ", got " + inTurns);
+        }
+        return new ModelMemory(weights, selfKv, crossKv, encoderScratch, decoderScratch, sharedScratch, weightScratch,
+                new EncoderTurns(encoderTurns.blockBytes(), encoderTurns.blocks(), inTurns));
+    }
+
+    /**
+     * How many encoder blocks must take turns for the model to fit {@code available} bytes: 0 when it fits
+     * whole, the fewest that make it fit otherwise, and every block when even that does not (the refusal then
+     * names the least the model needs: {@link #least}).
+     */
+    public int encoderInTurnsFor(long available) {
+        if (total() <= available || encoderTurns.blocks() <= LayerTurns.DEVICE_SLOTS) {
+            return 0;
+        }
+        for (int k = LayerTurns.DEVICE_SLOTS + 1; k < encoderTurns.blocks(); k++) {
+            if (withEncoderInTurns(k).total() <= available) {
+                return k;
+            }
+        }
+        return encoderTurns.blocks();
+    }
+
+    /** The least this model can run in on a GPU: every encoder block taking turns where that saves anything. */
+    public ModelMemory least() {
+        return encoderTurns.blocks() > LayerTurns.DEVICE_SLOTS ? withEncoderInTurns(encoderTurns.blocks()) : this;
     }
 
     /** Weight values of a Whisper model of these dimensions (biases and norms included). */
@@ -86,6 +138,7 @@ public record ModelMemory(long weights, long selfKv, long crossKv, long encoderS
 
     /** Everything together: what the device must have free (before the margin of {@code MemoryFit}). */
     public long total() {
-        return weights + selfKv + crossKv + encoderScratch + decoderScratch + sharedScratch + weightScratch;
+        return weights - encoderTurns.saved() + selfKv + crossKv + encoderScratch + decoderScratch + sharedScratch
+                + weightScratch;
     }
 }

@@ -23,7 +23,7 @@ final class TextDecoder {
         positions = be.upload(src.tensor("decoder.positional_embedding", dims.nTextCtx(), n));
         blocks = new BlockWeights[dims.nTextLayer()];
         for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = BlockWeights.load(src, be, "decoder.blocks." + i, n, true);
+            blocks[i] = BlockWeights.decoder(src, be, "decoder.blocks." + i, n);
         }
         ln = LayerNormWeights.load(src, be, "decoder.ln", n);
         if (dims.nAudioState() != n) {

@@ -29,11 +29,15 @@ public final class WhisperModel implements WhisperInference {
     /** Whether the model keeps a window's buffers and a greedy state with its captured step. */
     private final BooleanSupplier keepStepBuffers;
 
-    private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
+    /** Encoder blocks whose matrices take turns on the device (0: every weight resident). */
+    private final int encoderInTurns;
+
+    private WhisperModel(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers, int encoderInTurns) {
         this.source = source;
         this.backend = backend;
         this.keepStepBuffers = keepStepBuffers;
-        this.encoder = new AudioEncoder(source, backend);
+        this.encoderInTurns = encoderInTurns;
+        this.encoder = new AudioEncoder(source, backend, encoderInTurns);
         this.decoder = new TextDecoder(source, backend);
         backend.weightsUploaded(); // the GPU's raw upload scratch (large-v3's f32 token table: 265 MB) goes
         WhisperDims d = source.dims();
@@ -50,7 +54,10 @@ public final class WhisperModel implements WhisperInference {
     }
 
     /**
-     * Loads every weight of {@code source} onto {@code backend}; on failure closes the source. On a
+     * Loads every weight of {@code source} onto {@code backend}; on failure closes the source. Where the whole
+     * model does not fit the device's free memory ({@link Backend#memoryAvailable}), the matrices of as few of
+     * the encoder's last blocks as needed take turns in device slots ({@link Backend#uploadInTurns}, issue 22);
+     * where even that does not fit, the backend refuses with the least the model needs. On a
      * backend that captures decoder steps the model keeps one full window's buffers and one greedy
      * decoder state (with its captured step) between transcriptions, so that every dictation after
      * the first replays that step from its first token; both are within {@link ModelMemory}.
@@ -61,9 +68,16 @@ public final class WhisperModel implements WhisperInference {
 
     /** {@link #load(WeightSource, Backend)} that keeps the step's buffers while {@code keepStepBuffers} says so (tests). */
     static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers) {
+        return load(source, backend, keepStepBuffers, -1);
+    }
+
+    /** {@link #load(WeightSource, Backend, BooleanSupplier)} with {@code encoderInTurns} blocks in turns (-1: as needed; tests). */
+    static WhisperModel load(WeightSource source, Backend backend, BooleanSupplier keepStepBuffers, int encoderInTurns) {
         try {
-            backend.checkFits(source.description(), ModelMemory.onGpu(source).total());
-            return new WhisperModel(source, backend, keepStepBuffers);
+            ModelMemory need = ModelMemory.onGpu(source);
+            int inTurns = encoderInTurns >= 0 ? encoderInTurns : need.encoderInTurnsFor(backend.memoryAvailable());
+            backend.checkFits(source.description(), need.withEncoderInTurns(inTurns).total());
+            return new WhisperModel(source, backend, keepStepBuffers, inTurns);
         } catch (RuntimeException e) {
             source.close();
             throw e;
@@ -72,6 +86,14 @@ public final class WhisperModel implements WhisperInference {
 
     public Backend backend() {
         return backend;
+    }
+
+    /**
+     * How many of the encoder's blocks take turns on the device (their matrices in host memory, copied in
+     * before each runs), and of how many; 0 where the model is resident whole.
+     */
+    public int encoderBlocksInTurns() {
+        return encoderInTurns;
     }
 
     public WeightSource source() {

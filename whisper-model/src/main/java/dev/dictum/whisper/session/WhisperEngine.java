@@ -67,6 +67,11 @@ public final class WhisperEngine implements AutoCloseable {
         String cpuBecause = null;
         try {
             model = WhisperModel.load(ModelFiles.open(path), backend);
+            if (model.encoderBlocksInTurns() > 0) {
+                LOG.info("{} does not fit {} whole: the matrices of {} of its {} encoder blocks take turns there,"
+                        + " copied in from host memory before each runs", model.source().description(),
+                        backend.name(), model.encoderBlocksInTurns(), model.dims().nAudioLayer());
+            }
         } catch (ModelTooLarge e) {
             LOG.warn("{}; running on the CPU", e.getMessage());
             cpuBecause = e.getMessage();
@@ -77,13 +82,13 @@ public final class WhisperEngine implements AutoCloseable {
     }
 
     /**
-     * What the model at {@code path} needs in a GPU's memory, in bytes: {@link ModelMemory}'s estimate from
-     * its dimensions and its tensors' types (the file's headers are read, nothing loaded), before a backend
-     * is chosen for it.
+     * The least the model at {@code path} needs in a GPU's memory, in bytes: {@link ModelMemory}'s estimate
+     * from its dimensions and its tensors' types (the file's headers are read, nothing loaded), with every
+     * encoder block taking turns ({@link ModelMemory#least}), before a backend is chosen for it.
      */
     public static long gpuMemoryNeed(Path path) {
         try (WeightSource s = ModelFiles.open(path)) {
-            return ModelMemory.onGpu(s).total();
+            return ModelMemory.onGpu(s).least().total();
         }
     }
 

@@ -123,6 +123,39 @@ class ModelMemoryTest {
         assertThat(q8 / MIB).as("turbo's q8_0 weights as the GPU holds them").isCloseTo(827.2, within(0.1));
     }
 
+    /**
+     * Issue 22: a model the device cannot hold whole runs with the matrices of its encoder's last blocks taking
+     * turns in two device slots, as few as make it fit. large-v3-turbo's block is 12 x 1280^2 f16 values (37.5
+     * MiB); every block in turns saves 30 of them (1125 MiB), so the least turbo needs is its total less that.
+     */
+    @Test
+    void theFewestEncoderBlocksTakeTurnsThatMakeTheModelFit() {
+        ModelMemory turbo = ModelMemory.onGpu(RandomWhisper.LARGE_V3_TURBO);
+        long block = 2 * 12L * 1280 * 1280;
+        assertThat(turbo.encoderTurns()).isEqualTo(new ModelMemory.EncoderTurns(block, 32, 0));
+        assertThat(turbo.encoderInTurnsFor(turbo.total())).as("fits whole").isZero();
+        assertThat(turbo.encoderInTurnsFor(turbo.total() - 1)).as("one block's saving: 3 in turns, 2 slots").isEqualTo(3);
+        assertThat(turbo.encoderInTurnsFor(turbo.total() - block - 1)).isEqualTo(4);
+        assertThat(turbo.withEncoderInTurns(10).total()).isEqualTo(turbo.total() - 8 * block);
+        ModelMemory least = turbo.least();
+        assertThat(least.encoderTurns().inTurns()).isEqualTo(32);
+        assertThat(least.total()).isEqualTo(turbo.total() - 30 * block);
+        assertThat((turbo.total() - least.total()) / MIB).isCloseTo(1125, within(0.01));
+        assertThat(turbo.encoderInTurnsFor(least.total())).isEqualTo(32);
+        assertThat(turbo.encoderInTurnsFor(least.total() - 1)).as("nothing fits: all, for the refusal's figure")
+                .isEqualTo(32);
+        // large-v3 within 3 GiB free, as an 8 GB card running a game might have
+        ModelMemory large = ModelMemory.onGpu(RandomWhisper.LARGE_V3);
+        int k = large.encoderInTurnsFor(3L << 30);
+        assertThat(k).isBetween(3, 31);
+        assertThat(large.withEncoderInTurns(k).total()).isLessThanOrEqualTo(3L << 30);
+        assertThat(large.withEncoderInTurns(k - 1).total()).isGreaterThan(3L << 30);
+        for (int bad : new int[] {1, 2, 33, -1}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> turbo.withEncoderInTurns(bad))
+                    .hasMessage("encoder blocks in turns must be 0 or 3..32, got " + bad);
+        }
+    }
+
     @Test
     void largerModelsNeedMore() {
         WhisperDims[] bySize = {RandomWhisper.TINY, RandomWhisper.BASE, RandomWhisper.SMALL,
