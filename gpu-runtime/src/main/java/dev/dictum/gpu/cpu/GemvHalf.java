@@ -62,18 +62,29 @@ final class GemvHalf extends GemvKernel {
         return s;
     }
 
+    /** bf16 is the top half of an f32: widened by a shift, written out in the loop (no vector crosses a call). */
     private static float dotBf16(MemorySegment w, long off, int k, float[] x, int xo) {
         FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
         int i = 0;
         for (; i <= k - 4 * L; i += 4 * L) {
             long o = off + 2L * i;
-            a0 = HalfFloats.loadBf16(w, o).fma(FloatVector.fromArray(F, x, xo + i), a0);
-            a1 = HalfFloats.loadBf16(w, o + 2 * L).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
-            a2 = HalfFloats.loadBf16(w, o + 4 * L).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
-            a3 = HalfFloats.loadBf16(w, o + 6 * L).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
+            a0 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats()
+                    .fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a1 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 2 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats()
+                    .fma(FloatVector.fromArray(F, x, xo + i + L), a1);
+            a2 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 4 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats()
+                    .fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
+            a3 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 6 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats()
+                    .fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
         }
         for (; i <= k - L; i += L) {
-            a0 = HalfFloats.loadBf16(w, off + 2L * i).fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a0 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, off + 2L * i, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats()
+                    .fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
         float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {

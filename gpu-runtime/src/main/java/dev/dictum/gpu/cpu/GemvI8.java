@@ -19,23 +19,25 @@ final class GemvI8 extends GemvKernel {
     private GemvI8() {
     }
 
-    private static FloatVector load(MemorySegment w, long o) {
-        return (FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, ByteOrder.LITTLE_ENDIAN).convertShape(B2F, F, 0);
-    }
-
+    /** The int8 weights widened in the loop, not by a helper: no vector crosses a call of ours. */
     @Override
     float dot(MemorySegment w, long off, int k, float[] x, int xo) {
         FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
         int i = 0;
         for (; i <= k - 4 * L; i += 4 * L) {
             long o = off + i;
-            a0 = load(w, o).fma(FloatVector.fromArray(F, x, xo + i), a0);
-            a1 = load(w, o + L).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
-            a2 = load(w, o + 2 * L).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
-            a3 = load(w, o + 3 * L).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
+            a0 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a1 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xo + i + L), a1);
+            a2 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 2 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xo + i + 2 * L), a2);
+            a3 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 3 * L, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xo + i + 3 * L), a3);
         }
         for (; i <= k - L; i += L) {
-            a0 = load(w, off + i).fma(FloatVector.fromArray(F, x, xo + i), a0);
+            a0 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, off + i, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xo + i), a0);
         }
         float s = CpuVectors.sum(a0.add(a1).add(a2.add(a3)));
         for (; i < k; i++) {

@@ -145,12 +145,14 @@ final class GemvPanelsF16 implements DecoderPanels {
         long small = blocks ? 0 : smallInputs(a, aOff, lda, m); // bit i: row i; no garbage per call
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
+            Object[] sc = SCRATCH.get();
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
                     if (blocks) {
-                        panelBlocks(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                        panelBlocks(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, sc);
                     } else {
-                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0);
+                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0,
+                                (float[]) sc[2]);
                     }
                 }
             }
@@ -179,13 +181,19 @@ final class GemvPanelsF16 implements DecoderPanels {
     }
 
     /**
-     * One panel for one row of A. The f16 weights are widened by bits only (see {@link #halfUnscaled}:
-     * the result is the weight ×2⁻¹¹²), and the ×2¹¹² rebias rides on the broadcast input, one multiply
-     * per input instead of one per weight vector: the inner loop is load, widen, shift, mask, FMA.
-     * A row with an input of 2¹⁵ or more ({@code big}) takes ×2⁹² on the input and ×2²⁰ on the result,
-     * so nothing overflows; for every other row the result is bit-identical to widening first.
+     * One panel for one row of A. The f16 weights are widened by bits only, in the loop (the result is the
+     * weight ×2⁻¹¹², exact for every finite f16: S2I sign-extends, so after the shift by 13 bit 31 is the sign
+     * and only bits 28–30, its copies, are cleared; the exponent is then the f16's rebased by −112 for normals
+     * and subnormals alike; Inf/NaN weights, a broken model, come out large but finite), and the ×2¹¹² rebias
+     * rides on the broadcast input, one multiply per input instead of one per weight vector: the inner loop is
+     * load, widen, shift, mask, FMA. A row with an input of 2¹⁵ or more ({@code big}) takes ×2⁹² on the input
+     * and ×2²⁰ on the result, so nothing overflows; for every other row the result is bit-identical to
+     * widening first. The widening is written out four times rather than called: no vector crosses a call
+     * here (docs/architecture.md, "no vector crosses a call"), and the accumulators leave through
+     * {@code acc}, an array.
      */
-    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, boolean big) {
+    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, boolean big,
+            float[] acc) {
         float in = big ? 0x1p92f : 0x1p112f;
         FloatVector c0 = FloatVector.zero(F);
         FloatVector c1 = c0;
@@ -196,10 +204,17 @@ final class GemvPanelsF16 implements DecoderPanels {
         for (int j = 0; j < k; j++) {
             FloatVector x = FloatVector.broadcast(F, a[ao + j] * in);
             long o = base + 2L * j * P;
-            c0 = halfUnscaled(w, o).fma(x, c0);
-            c1 = halfUnscaled(w, o + 2 * L).fma(x, c1);
-            c2 = halfUnscaled(w, o + 4 * L).fma(x, c2);
-            c3 = halfUnscaled(w, o + 6 * L).fma(x, c3);
+            c0 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o, NATIVE).convertShape(S2I, CpuVectors.I, 0))
+                    .lanewise(LSHL, 13).and(UNSCALED_MASK).reinterpretAsFloats().fma(x, c0);
+            c1 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 2 * L, NATIVE)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 13).and(UNSCALED_MASK).reinterpretAsFloats()
+                    .fma(x, c1);
+            c2 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 4 * L, NATIVE)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 13).and(UNSCALED_MASK).reinterpretAsFloats()
+                    .fma(x, c2);
+            c3 = ((IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, o + 6 * L, NATIVE)
+                    .convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 13).and(UNSCALED_MASK).reinterpretAsFloats()
+                    .fma(x, c3);
         }
         if (big) {
             c0 = c0.mul(0x1p20f);
@@ -207,17 +222,21 @@ final class GemvPanelsF16 implements DecoderPanels {
             c2 = c2.mul(0x1p20f);
             c3 = c3.mul(0x1p20f);
         }
-        int col = p * P;
-        store(c0, c, co, col, n, row, e);
-        store(c1, c, co, col + L, n, row, e);
-        store(c2, c, co, col + 2 * L, n, row, e);
-        store(c3, c, co, col + 3 * L, n, row, e);
+        c0.intoArray(acc, 0);
+        c1.intoArray(acc, L);
+        c2.intoArray(acc, 2 * L);
+        c3.intoArray(acc, 3 * L);
+        store(acc, c, co, p * P, n, row, e);
     }
+
+    /** Keeps bit 31 (the sign) and bits 0–27 of an f16 shifted left by 13 (see {@link #panel}). */
+    private static final int UNSCALED_MASK = 0x8FFFE000;
 
     /** Depths per widening block: CH × P f16 values (4 KiB at 512 bits) widened into an L1-resident scratch. */
     static final int CH = 64;
+    /** Per thread: the widening block's f16 and f32 copies, and one panel's accumulators on their way out. */
     private static final ThreadLocal<Object[]> SCRATCH =
-            ThreadLocal.withInitial(() -> new Object[] {new short[CH * P], new float[CH * P]});
+            ThreadLocal.withInitial(() -> new Object[] {new short[CH * P], new float[CH * P], new float[P]});
 
     /**
      * One panel for one row of A, widened block by block: CH depths of the panel copied out of native
@@ -225,8 +244,7 @@ final class GemvPanelsF16 implements DecoderPanels {
      * into an L1-resident f32 scratch, then an f32 broadcast-FMA pass over it. Exact widening, so no
      * rebias and no special case for large inputs.
      */
-    private void panelBlocks(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
-        Object[] sc = SCRATCH.get();
+    private void panelBlocks(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, Object[] sc) {
         short[] hs = (short[]) sc[0];
         float[] fs = (float[]) sc[1];
         FloatVector c0 = FloatVector.zero(F);
@@ -250,37 +268,33 @@ final class GemvPanelsF16 implements DecoderPanels {
                 c3 = FloatVector.fromArray(F, fs, o + 3 * L).fma(x, c3);
             }
         }
-        int col = p * P;
-        store(c0, c, co, col, n, row, e);
-        store(c1, c, co, col + L, n, row, e);
-        store(c2, c, co, col + 2 * L, n, row, e);
-        store(c3, c, co, col + 3 * L, n, row, e);
+        float[] acc = (float[]) sc[2];
+        c0.intoArray(acc, 0);
+        c1.intoArray(acc, L);
+        c2.intoArray(acc, 2 * L);
+        c3.intoArray(acc, 3 * L);
+        store(acc, c, co, p * P, n, row, e);
     }
 
     /**
-     * f16 → f32 ×2⁻¹¹², exact for every finite f16: S2I sign-extends, so after the shift by 13 bit 31
-     * is the sign and only bits 28–30 (its copies) are cleared; the exponent is then the f16's rebased
-     * by −112 for normals and subnormals alike. (Inf/NaN weights, a broken model, come out large but
-     * finite.)
+     * One panel's outputs ({@code acc}: P accumulators, columns col.. of C's row) through the epilogue; n: the
+     * matrix's rows. Arrays in, not vectors (no vector crosses a call: a vector argument C2 did not inline
+     * becomes a heap object per call).
      */
-    private static FloatVector halfUnscaled(MemorySegment w, long byteOffset) {
-        IntVector h = (IntVector) ShortVector.fromMemorySegment(CpuVectors.S, w, byteOffset, NATIVE)
-                .convertShape(S2I, CpuVectors.I, 0);
-        return h.lanewise(LSHL, 13).and(0x8FFFE000).reinterpretAsFloats();
-    }
-
-    /** One vector of a panel's outputs (columns col.. of C's row) through the epilogue; n: the matrix's rows. */
-    static void store(FloatVector v, float[] c, int co, int col, int n, int row, KernelEpilogue e) {
-        if (col + L <= n && e.residual() == null && !e.gelu()) {
-            if (e.bias() != null) {
-                v = v.add(FloatVector.fromArray(F, e.bias(), col));
+    static void store(float[] acc, float[] c, int co, int col, int n, int row, KernelEpilogue e) {
+        if (col + P <= n && e.residual() == null && !e.gelu()) {
+            float[] bias = e.bias();
+            for (int v = 0; v < P; v += L) {
+                FloatVector s = FloatVector.fromArray(F, acc, v);
+                if (bias != null) {
+                    s = s.add(FloatVector.fromArray(F, bias, col + v));
+                }
+                s.intoArray(c, co + col + v);
             }
-            v.intoArray(c, co + col);
             return;
         }
-        float[] lanes = v.toArray();
-        for (int l = 0; l < L && col + l < n; l++) {
-            c[co + col + l] = e.apply(lanes[l], row, col + l);
+        for (int l = 0; l < P && col + l < n; l++) {
+            c[co + col + l] = e.apply(acc[l], row, col + l);
         }
     }
 }

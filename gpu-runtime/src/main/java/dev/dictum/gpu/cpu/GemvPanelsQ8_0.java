@@ -76,9 +76,10 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
         int per = (panelCount + tasks - 1) / tasks;
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
+            float[] acc = ACC.get();
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
-                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e);
+                    panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, acc);
                 }
             }
         });
@@ -120,11 +121,11 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
         }
     }
 
-    private static FloatVector q(MemorySegment w, long o) {
-        return (FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, NATIVE).convertShape(B2F, F, 0);
-    }
-
-    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e) {
+    /**
+     * One panel for one row of A. The int8 weights are widened in the loop, not by a helper: no vector crosses
+     * a call (see {@link GemvPanelsF16#store}); the accumulators leave through the thread's {@code acc}.
+     */
+    private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, float[] acc) {
         FloatVector c0 = FloatVector.zero(F), c1 = c0, c2 = c0, c3 = c0;
         MemorySegment w = panels;
         int blocks = k / 32;
@@ -136,20 +137,27 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
             for (int j = 0; j < 32; j++) {
                 FloatVector x = FloatVector.broadcast(F, a[xo + j]);
                 long o = blk + 4L * P + (long) j * P;
-                s0 = q(w, o).fma(x, s0);
-                s1 = q(w, o + L).fma(x, s1);
-                s2 = q(w, o + 2 * L).fma(x, s2);
-                s3 = q(w, o + 3 * L).fma(x, s3);
+                s0 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, NATIVE).convertShape(B2F, F, 0))
+                        .fma(x, s0);
+                s1 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + L, NATIVE).convertShape(B2F, F, 0))
+                        .fma(x, s1);
+                s2 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 2 * L, NATIVE)
+                        .convertShape(B2F, F, 0)).fma(x, s2);
+                s3 = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 3 * L, NATIVE)
+                        .convertShape(B2F, F, 0)).fma(x, s3);
             }
             c0 = s0.fma(FloatVector.fromMemorySegment(F, w, blk, NATIVE), c0);
             c1 = s1.fma(FloatVector.fromMemorySegment(F, w, blk + 4L * L, NATIVE), c1);
             c2 = s2.fma(FloatVector.fromMemorySegment(F, w, blk + 8L * L, NATIVE), c2);
             c3 = s3.fma(FloatVector.fromMemorySegment(F, w, blk + 12L * L, NATIVE), c3);
         }
-        int col = p * P;
-        GemvPanelsF16.store(c0, c, co, col, n, row, e);
-        GemvPanelsF16.store(c1, c, co, col + L, n, row, e);
-        GemvPanelsF16.store(c2, c, co, col + 2 * L, n, row, e);
-        GemvPanelsF16.store(c3, c, co, col + 3 * L, n, row, e);
+        c0.intoArray(acc, 0);
+        c1.intoArray(acc, L);
+        c2.intoArray(acc, 2 * L);
+        c3.intoArray(acc, 3 * L);
+        GemvPanelsF16.store(acc, c, co, p * P, n, row, e);
     }
+
+    /** Per thread: one panel's accumulators on their way out. */
+    private static final ThreadLocal<float[]> ACC = ThreadLocal.withInitial(() -> new float[P]);
 }

@@ -22,16 +22,14 @@ final class GemvQ8_0 extends GemvScaledBlocks {
         super(34);
     }
 
-    private static FloatVector q(MemorySegment w, long o) {
-        return (FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o, ByteOrder.LITTLE_ENDIAN).convertShape(B2F, F, 0);
-    }
-
     /** Σ q·x over one block (unscaled). */
     @Override
     FloatVector block(MemorySegment w, long o, float[] x, int xi) {
-        FloatVector s = q(w, o + 2).mul(FloatVector.fromArray(F, x, xi));
+        FloatVector s = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 2, ByteOrder.LITTLE_ENDIAN)
+                .convertShape(B2F, F, 0)).mul(FloatVector.fromArray(F, x, xi));
         for (int p = L; p < 32; p += L) {
-            s = q(w, o + 2 + p).fma(FloatVector.fromArray(F, x, xi + p), s);
+            s = ((FloatVector) ByteVector.fromMemorySegment(CpuVectors.B, w, o + 2 + p, ByteOrder.LITTLE_ENDIAN)
+                    .convertShape(B2F, F, 0)).fma(FloatVector.fromArray(F, x, xi + p), s);
         }
         return s;
     }

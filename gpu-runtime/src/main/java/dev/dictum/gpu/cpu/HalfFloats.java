@@ -66,13 +66,4 @@ final class HalfFloats {
             dst[d + i] = Float.intBitsToFloat((seg.get(Dequant.I16, off + 2L * i) & 0xffff) << 16);
         }
     }
-
-    /**
-     * {@link CpuVectors#L} bf16 values at byte offset {@code off}, for the bf16 GEMV's FMA loop ({@link GemvHalf}).
-     * It returns a vector: where C2 does not inline it, each call allocates one (see {@link #widenF16}).
-     */
-    static FloatVector loadBf16(MemorySegment seg, long off) {
-        ShortVector h = ShortVector.fromMemorySegment(CpuVectors.S, seg, off, ByteOrder.LITTLE_ENDIAN);
-        return ((IntVector) h.convertShape(S2I, CpuVectors.I, 0)).lanewise(LSHL, 16).reinterpretAsFloats();
-    }
 }

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * vector crosses a call of the attention's (the last test here holds that without relying on C2's mood).
  * Session 18: the GEMM settled at 2.65 MB a call in one JVM of four (CI too), in the f16 weights' widening
  * ({@code HalfFloats.loadF16} returned a vector that C2 had not inlined); {@code widenF16} is one loop method.
+ * Session 19: the decoder's one-row products through the panels, whose widening and output helpers took and
+ * returned vectors (14.2 MB a 3072 x 768 call with them declined); now written out in the panel loops.
  */
 class KernelAllocationTest {
     static final long SETTLED_BYTES = 8 * 1024;
@@ -86,7 +88,8 @@ class KernelAllocationTest {
     /**
      * The rule both tests above depend on, checked where luck cannot help: a child JVM told not to inline
      * the kernels' helpers (the GEMM's row finish, GELU's passes, softmax's rows, the exponential's loop,
-     * and the lane sum) must still allocate nothing per call. Every call of those takes arrays and scalars,
+     * the lane sum, the f16 widening, and every method of the decoder's panels) must still allocate nothing per
+     * call. Every call of those takes arrays and scalars,
      * so C2 declining one costs a call, never a boxed vector. C2 declines on its own whenever it has no
      * profile for a call site (VectorMath.expShifted's comment): session 13's CI found 2.4 MB a 150-query
      * attention with the exponential behind a vector-typed method; this test fails on that code (1.7 MB).
@@ -104,13 +107,14 @@ class KernelAllocationTest {
         for (String m : new String[] {"GemmKernel::finishRow", "Gelu::apply", "Gelu::exponents", "Gelu::finish", "Gelu::gelu",
                 "CpuAttention::softmaxRows", "CpuAttention::softmaxRow", "VectorMath::expShiftedSum",
                 "VectorMath::expInPlace", "VectorMath::expShifted", "VectorMath::exp", "CpuVectors::sum",
-                "HalfFloats::widenF16", "HalfFloats::widenBf16", "Dequant::range"}) {
+                "HalfFloats::widenF16", "HalfFloats::widenBf16", "Dequant::range", "GemvPanelsF16::*",
+                "GemvPanelsQ8_0::*"}) {
             command.add("-XX:CompileCommand=dontinline,dev.dictum.gpu.cpu." + m);
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), KernelAllocationProbe.class.getName()));
         Path log = Files.createTempFile("kernel-allocation", ".txt");
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = child.waitFor(1500, TimeUnit.SECONDS); // 11 ops, each settles within WARM_UP_NANOS or fails
+        boolean ended = child.waitFor(3000, TimeUnit.SECONDS); // 21 ops, each settles within WARM_UP_NANOS or fails
         if (!ended) {
             child.destroyForcibly();
         }
@@ -119,7 +123,7 @@ class KernelAllocationTest {
         assertThat(ended).as("the child ended: %s", out).isTrue();
         assertThat(child.exitValue()).as(out).isZero();
         List<String> lines = out.lines().filter(l -> l.startsWith("linear/") || l.startsWith("attention/")).toList();
-        assertThat(lines).as(out).hasSize(Epilogue.values().length + 6);
+        assertThat(lines).as(out).hasSize(3 * Epilogue.values().length + 2 + 6);
         for (String line : lines) {
             String[] f = line.split(" "); // <op> <first calls' bytes> <settled bytes>
             assertThat(Long.parseLong(f[2])).as("bytes per %s call, helpers not inlined (the first calls: %s)", f[0],
