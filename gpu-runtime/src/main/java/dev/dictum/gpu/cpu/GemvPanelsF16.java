@@ -145,14 +145,13 @@ final class GemvPanelsF16 implements DecoderPanels {
         long small = blocks ? 0 : smallInputs(a, aOff, lda, m); // bit i: row i; no garbage per call
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
-            Object[] sc = SCRATCH.get();
+            float[] acc = ACC.get();
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
                     if (blocks) {
-                        panelBlocks(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, sc);
+                        panelBlocks(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, acc);
                     } else {
-                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0,
-                                (float[]) sc[2]);
+                        panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, i >= 64 || (small >>> i & 1) == 0, acc);
                     }
                 }
             }
@@ -234,9 +233,11 @@ final class GemvPanelsF16 implements DecoderPanels {
 
     /** Depths per widening block: CH × P f16 values (4 KiB at 512 bits) widened into an L1-resident scratch. */
     static final int CH = 64;
-    /** Per thread: the widening block's f16 and f32 copies, and one panel's accumulators on their way out. */
+    /** Per thread: the widening block's f16 and f32 copies. */
     private static final ThreadLocal<Object[]> SCRATCH =
-            ThreadLocal.withInitial(() -> new Object[] {new short[CH * P], new float[CH * P], new float[P]});
+            ThreadLocal.withInitial(() -> new Object[] {new short[CH * P], new float[CH * P]});
+    /** Per thread: one panel's accumulators on their way out to {@link #store} (the f16 and q8_0 panels'). */
+    static final ThreadLocal<float[]> ACC = ThreadLocal.withInitial(() -> new float[P]);
 
     /**
      * One panel for one row of A, widened block by block: CH depths of the panel copied out of native
@@ -244,7 +245,8 @@ final class GemvPanelsF16 implements DecoderPanels {
      * into an L1-resident f32 scratch, then an f32 broadcast-FMA pass over it. Exact widening, so no
      * rebias and no special case for large inputs.
      */
-    private void panelBlocks(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, Object[] sc) {
+    private void panelBlocks(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, float[] acc) {
+        Object[] sc = SCRATCH.get();
         short[] hs = (short[]) sc[0];
         float[] fs = (float[]) sc[1];
         FloatVector c0 = FloatVector.zero(F);
@@ -268,7 +270,6 @@ final class GemvPanelsF16 implements DecoderPanels {
                 c3 = FloatVector.fromArray(F, fs, o + 3 * L).fma(x, c3);
             }
         }
-        float[] acc = (float[]) sc[2];
         c0.intoArray(acc, 0);
         c1.intoArray(acc, L);
         c2.intoArray(acc, 2 * L);

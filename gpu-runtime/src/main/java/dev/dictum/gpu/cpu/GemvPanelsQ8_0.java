@@ -76,7 +76,7 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
         int per = (panelCount + tasks - 1) / tasks;
         ComputePool.parallelFor((panelCount + per - 1) / per, t -> {
             int p1 = Math.min(panelCount, (t + 1) * per);
-            float[] acc = ACC.get();
+            float[] acc = GemvPanelsF16.ACC.get();
             for (int p = t * per; p < p1; p++) {
                 for (int i = 0; i < m; i++) {
                     panel(p, a, aOff + i * lda, c, cOff + i * ldc, i, e, acc);
@@ -123,7 +123,8 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
 
     /**
      * One panel for one row of A. The int8 weights are widened in the loop, not by a helper: no vector crosses
-     * a call (see {@link GemvPanelsF16#store}); the accumulators leave through the thread's {@code acc}.
+     * a call (see {@link GemvPanelsF16#store}); the accumulators leave through the thread's {@code acc}
+     * ({@link GemvPanelsF16#ACC}).
      */
     private void panel(int p, float[] a, int ao, float[] c, int co, int row, KernelEpilogue e, float[] acc) {
         FloatVector c0 = FloatVector.zero(F), c1 = c0, c2 = c0, c3 = c0;
@@ -157,7 +158,4 @@ final class GemvPanelsQ8_0 implements DecoderPanels {
         c3.intoArray(acc, 3 * L);
         GemvPanelsF16.store(acc, c, co, p * P, n, row, e);
     }
-
-    /** Per thread: one panel's accumulators on their way out. */
-    private static final ThreadLocal<float[]> ACC = ThreadLocal.withInitial(() -> new float[P]);
 }

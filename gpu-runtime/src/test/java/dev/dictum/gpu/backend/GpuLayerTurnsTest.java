@@ -12,6 +12,7 @@ import dev.dictum.gpu.MemoryCategory;
 import dev.dictum.gpu.ResidentLayers;
 import dev.dictum.gpu.Weight;
 import dev.dictum.gpu.cpu.TestWeights;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class GpuLayerTurnsTest {
             for (int pass = 0; pass < stopAfter.length; pass++) {
                 float[][] g = read(be, got[pass]);
                 for (int k = 0; k < g.length; k++) {
-                    assertThat(java.util.Arrays.mismatch(g[k], want[pass][k])) // containsExactly: minutes to fail
+                    assertThat(Arrays.mismatch(g[k], want[pass][k])) // containsExactly: minutes to fail
                             .as("%s pass %d, layer %d, matrix %d: first element that differs (-1: none), "
                                     + "‖got−want‖/‖want‖ = %.3g", api, pass, k / 2, k % 2, Gpus.relErr(g[k],
                                             want[pass][k])).isEqualTo(-1);
